@@ -1,0 +1,262 @@
+/*
+ * anygpu.h — the anygpu C ABI.
+ *
+ * One API for devices, memory, streams, events, modules and kernel launch, on whichever GPU driver
+ * is present at run time (CUDA Driver API, HIP, Level Zero) and always on the CPU.
+ *
+ * Conventions
+ *  - Every function returns an ag_result; outputs come last and are written only on success.
+ *  - Handles are opaque. A destroyed, foreign or made-up handle gives AG_ERROR_INVALID_HANDLE and is
+ *    never dereferenced.
+ *  - No hidden current context: a call that needs a device takes it, or a stream that carries it.
+ *  - Device memory is a plain pointer (unified addressing).
+ *  - On failure the calling thread's error detail (agGetLastErrorDetail) names the function and the
+ *    reason; the call has changed nothing it was given.
+ *  - Every function may be called from any thread. Initialisation is lazy and happens once; agInit
+ *    may be called explicitly.
+ *  - Structs that may grow start with `struct_size`: set it to sizeof(the struct) before the call.
+ */
+#ifndef ANYGPU_ANYGPU_H
+#define ANYGPU_ANYGPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(ANYGPU_BUILDING_LIBRARY)
+#define AG_API __attribute__((visibility("default")))
+#else
+#define AG_API
+#endif
+
+#define AG_VERSION_MAJOR 0
+#define AG_VERSION_MINOR 1
+#define AG_VERSION_PATCH 0
+
+/* ------------------------------------------------------------------------------------------------
+ * Results
+ * ---------------------------------------------------------------------------------------------- */
+typedef enum ag_result {
+  AG_SUCCESS = 0,
+  AG_ERROR_INVALID_VALUE = 1,        /* an argument is null, zero, out of range or inconsistent */
+  AG_ERROR_OUT_OF_MEMORY = 2,        /* the device or host could not provide the memory */
+  AG_ERROR_NOT_INITIALIZED = 3,      /* initialisation failed; see the detail */
+  AG_ERROR_INVALID_HANDLE = 4,       /* a handle is null, destroyed, or not a handle of that kind */
+  AG_ERROR_INVALID_DEVICE = 5,       /* a device ordinal is out of range */
+  AG_ERROR_NO_DEVICE = 6,            /* no backend has a device */
+  AG_ERROR_NOT_READY = 7,            /* a stream or event still has work pending (not a failure) */
+  AG_ERROR_NOT_FOUND = 8,            /* a named kernel or symbol is not in the module */
+  AG_ERROR_FILE_NOT_FOUND = 9,       /* a file could not be opened or read */
+  AG_ERROR_INVALID_IMAGE = 10,       /* a code object is corrupt or of an unknown format */
+  AG_ERROR_NO_BINARY_FOR_DEVICE = 11,/* the image holds no code object this device can run */
+  AG_ERROR_INVALID_CONFIGURATION = 12,/* launch grid, block or shared memory exceeds device limits */
+  AG_ERROR_LAUNCH_FAILED = 13,       /* the kernel could not be run */
+  AG_ERROR_NOT_SUPPORTED = 14,       /* the operation is not available on this device or backend */
+  AG_ERROR_BACKEND_FAILURE = 15,     /* the vendor driver returned an error; see the detail */
+  AG_ERROR_INVALID_ADDRESS = 16,     /* a device pointer or range is not inside an allocation */
+  AG_ERROR_UNKNOWN = 999
+} ag_result;
+
+/* ------------------------------------------------------------------------------------------------
+ * Handles
+ * ---------------------------------------------------------------------------------------------- */
+typedef struct ag_device_s* ag_device;
+typedef struct ag_stream_s* ag_stream;
+typedef struct ag_event_s* ag_event;
+typedef struct ag_module_s* ag_module;
+typedef struct ag_function_s* ag_function;
+
+/* ------------------------------------------------------------------------------------------------
+ * Errors
+ * ---------------------------------------------------------------------------------------------- */
+
+/* The enumerator's name, e.g. "AG_ERROR_INVALID_VALUE". Unknown codes give AG_ERROR_INVALID_VALUE. */
+AG_API ag_result agGetErrorName(ag_result result, const char** name);
+/* A one-line description of the code. */
+AG_API ag_result agGetErrorString(ag_result result, const char** description);
+/* The detail of the last failed call on this thread: the function, the reason and, for vendor
+ * errors, the vendor function with its native code and name. An empty string when no call has
+ * failed. Valid until the next anygpu call on this thread. */
+AG_API ag_result agGetLastErrorDetail(const char** detail);
+/* Forget this thread's last error detail. */
+AG_API ag_result agClearLastErrorDetail(void);
+
+/* ------------------------------------------------------------------------------------------------
+ * Initialisation and version
+ * ---------------------------------------------------------------------------------------------- */
+
+/* Loads the backends (once, thread-safe). Every other call does this lazily. `flags` must be 0.
+ * Succeeds when at least one backend has a device; otherwise AG_ERROR_NO_DEVICE. */
+AG_API ag_result agInit(unsigned int flags);
+/* The library's version as major * 10000 + minor * 100 + patch. */
+AG_API ag_result agGetVersion(int* version);
+
+/* ------------------------------------------------------------------------------------------------
+ * Backends
+ * ---------------------------------------------------------------------------------------------- */
+typedef enum ag_backend_kind {
+  AG_BACKEND_CUDA = 1,
+  AG_BACKEND_HIP = 2,
+  AG_BACKEND_LEVEL_ZERO = 3,
+  AG_BACKEND_CPU = 4
+} ag_backend_kind;
+
+typedef struct ag_backend_info {
+  size_t struct_size;       /* in: sizeof(ag_backend_info) */
+  ag_backend_kind kind;
+  const char* name;         /* "cuda", "hip", "level_zero", "cpu"; valid for the process lifetime */
+  int available;            /* 1 when the backend loaded and has at least one device */
+  int device_count;
+  const char* library;      /* the library loaded or last tried; "" for the CPU */
+  const char* reason;       /* why it is unavailable; "" when available */
+} ag_backend_info;
+
+/* Every backend anygpu knows, available or not, in device order. */
+AG_API ag_result agBackendGetCount(int* count);
+AG_API ag_result agBackendGetInfo(int index, ag_backend_info* info);
+
+/* ------------------------------------------------------------------------------------------------
+ * Devices
+ * ---------------------------------------------------------------------------------------------- */
+typedef struct ag_device_properties {
+  size_t struct_size;             /* in: sizeof(ag_device_properties) */
+  char name[256];
+  char vendor[64];
+  ag_backend_kind backend;
+  char architecture[64];          /* "sm_90", "gfx90a:xnack-", "x86_64-linux-gnu", ... */
+  uint64_t total_memory;          /* bytes */
+  int compute_units;              /* SMs, CUs, EUs or CPU worker threads */
+  int max_threads_per_block;
+  int max_block_dim[3];
+  int max_grid_dim[3];
+  uint64_t shared_memory_per_block;/* bytes of static plus dynamic shared memory a block may use */
+  int warp_size;                  /* warp, wavefront or sub-group width; 1 on the CPU */
+  int ordinal;                    /* this device's ordinal */
+} ag_device_properties;
+
+AG_API ag_result agDeviceGetCount(int* count);
+/* Device 0 is the best one: GPUs by backend (CUDA, HIP, Level Zero), then the CPU. */
+AG_API ag_result agDeviceGet(int ordinal, ag_device* device);
+AG_API ag_result agDeviceGetProperties(ag_device device, ag_device_properties* properties);
+/* Waits until all work on all of the device's streams has finished. */
+AG_API ag_result agDeviceSynchronize(ag_device device);
+
+/* ------------------------------------------------------------------------------------------------
+ * Memory
+ *
+ * Sizes are in bytes and must be > 0. Device pointers passed to copies and memset must lie, with
+ * their whole range, inside an allocation made by agMemAlloc or agMemAllocHost on that device;
+ * otherwise AG_ERROR_INVALID_ADDRESS. Host pointers must be non-null. agMemFree waits for the
+ * device's pending work first, as cuMemFree does.
+ * ---------------------------------------------------------------------------------------------- */
+AG_API ag_result agMemAlloc(ag_device device, size_t bytes, void** device_ptr);
+AG_API ag_result agMemFree(ag_device device, void* device_ptr);
+/* Page-locked host memory the device can reach (pinned). */
+AG_API ag_result agMemAllocHost(ag_device device, size_t bytes, void** host_ptr);
+AG_API ag_result agMemFreeHost(ag_device device, void* host_ptr);
+AG_API ag_result agMemGetInfo(ag_device device, size_t* free_bytes, size_t* total_bytes);
+
+AG_API ag_result agMemcpyHtoD(ag_device device, void* dst_device, const void* src_host,
+                              size_t bytes);
+AG_API ag_result agMemcpyDtoH(ag_device device, void* dst_host, const void* src_device,
+                              size_t bytes);
+AG_API ag_result agMemcpyDtoD(ag_device device, void* dst_device, const void* src_device,
+                              size_t bytes);
+AG_API ag_result agMemsetD8(ag_device device, void* dst_device, unsigned char value, size_t bytes);
+
+/* Asynchronous forms: ordered on `stream`. The host memory must stay valid until the stream has
+ * passed the copy. `stream` must not be NULL. */
+AG_API ag_result agMemcpyHtoDAsync(void* dst_device, const void* src_host, size_t bytes,
+                                   ag_stream stream);
+AG_API ag_result agMemcpyDtoHAsync(void* dst_host, const void* src_device, size_t bytes,
+                                   ag_stream stream);
+AG_API ag_result agMemcpyDtoDAsync(void* dst_device, const void* src_device, size_t bytes,
+                                   ag_stream stream);
+AG_API ag_result agMemsetD8Async(void* dst_device, unsigned char value, size_t bytes,
+                                 ag_stream stream);
+
+/* ------------------------------------------------------------------------------------------------
+ * Streams: in-order asynchronous queues. Streams of one device run independently of each other.
+ * ---------------------------------------------------------------------------------------------- */
+AG_API ag_result agStreamCreate(ag_device device, unsigned int flags, ag_stream* stream);
+/* Waits for the stream's pending work, then destroys it. */
+AG_API ag_result agStreamDestroy(ag_stream stream);
+AG_API ag_result agStreamSynchronize(ag_stream stream);
+/* AG_SUCCESS when all work is done, AG_ERROR_NOT_READY otherwise. */
+AG_API ag_result agStreamQuery(ag_stream stream);
+/* Work submitted to `stream` after this call waits until `event`'s latest record has completed.
+ * The event must belong to a device of the same backend. */
+AG_API ag_result agStreamWaitEvent(ag_stream stream, ag_event event, unsigned int flags);
+
+/* ------------------------------------------------------------------------------------------------
+ * Events: markers in a stream, with timestamps.
+ * ---------------------------------------------------------------------------------------------- */
+AG_API ag_result agEventCreate(ag_device device, unsigned int flags, ag_event* event);
+AG_API ag_result agEventDestroy(ag_event event);
+/* Records the event at the current end of `stream` (a stream of the event's device). */
+AG_API ag_result agEventRecord(ag_event event, ag_stream stream);
+AG_API ag_result agEventSynchronize(ag_event event);
+/* AG_SUCCESS when the latest record has completed (or the event was never recorded),
+ * AG_ERROR_NOT_READY otherwise. */
+AG_API ag_result agEventQuery(ag_event event);
+/* Milliseconds between two completed records. AG_ERROR_NOT_READY if either is pending,
+ * AG_ERROR_INVALID_VALUE if either was never recorded. */
+AG_API ag_result agEventElapsedTime(float* milliseconds, ag_event start, ag_event end);
+
+/* ------------------------------------------------------------------------------------------------
+ * Modules and functions
+ * ---------------------------------------------------------------------------------------------- */
+
+/* Loads a code object for `device`. The format is detected from the bytes: on the CPU, a host code
+ * object (an ELF shared object for this machine built with anygpu/kernel.h). The image is copied;
+ * the caller may free it after the call. */
+AG_API ag_result agModuleLoadData(ag_device device, const void* image, size_t bytes,
+                                  ag_module* module);
+AG_API ag_result agModuleLoad(ag_device device, const char* path, ag_module* module);
+/* Waits for the device's pending work, then unloads; the module's functions become invalid. */
+AG_API ag_result agModuleUnload(ag_module module);
+AG_API ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* function);
+
+typedef enum ag_param_kind {
+  AG_PARAM_INTEGER = 1,   /* signed or unsigned integer, char and bool included */
+  AG_PARAM_FLOAT = 2,     /* float or double */
+  AG_PARAM_POINTER = 3,
+  AG_PARAM_STRUCT = 4     /* any other object passed by value */
+} ag_param_kind;
+
+typedef struct ag_param_info {
+  size_t struct_size;     /* in: sizeof(ag_param_info) */
+  ag_param_kind kind;
+  size_t size;            /* bytes */
+  size_t alignment;       /* bytes */
+  size_t offset;          /* offset in a packed argument buffer laid out by C rules */
+} ag_param_info;
+
+/* The kernel's parameter layout, where the code object records it (host code objects do). */
+AG_API ag_result agFunctionGetParamCount(ag_function function, int* count);
+AG_API ag_result agFunctionGetParamInfo(ag_function function, int index, ag_param_info* info);
+
+/* ------------------------------------------------------------------------------------------------
+ * Launch
+ * ---------------------------------------------------------------------------------------------- */
+
+/* Launches `function` on a grid of grid_x*grid_y*grid_z blocks of block_x*block_y*block_z threads,
+ * as cuLaunchKernel does. `params[i]` points at the value of parameter i; the values are copied
+ * before the call returns. `extra` must be NULL. With `stream` NULL the launch runs on the
+ * function's device and the call returns when it has finished; otherwise it is queued on `stream`,
+ * which must belong to the function's device. Checked against the device limits:
+ * AG_ERROR_INVALID_CONFIGURATION when a dimension is 0 or too large, or the shared memory exceeds
+ * ag_device_properties.shared_memory_per_block. */
+AG_API ag_result agLaunchKernel(ag_function function, unsigned int grid_x, unsigned int grid_y,
+                                unsigned int grid_z, unsigned int block_x, unsigned int block_y,
+                                unsigned int block_z, unsigned int shared_memory_bytes,
+                                ag_stream stream, void** params, void** extra);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* ANYGPU_ANYGPU_H */

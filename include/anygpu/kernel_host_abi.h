@@ -1,0 +1,77 @@
+/*
+ * kernel_host_abi.h — the contract between anygpu's CPU backend and a host code object.
+ *
+ * A host code object is a shared object built from kernel sources written with anygpu/kernel.h.
+ * For every kernel NAME it exports `const agk_kernel_desc* anygpu_kernel_NAME(void)`, and once
+ * `uint32_t anygpu_host_abi(void)`, which returns AGK_HOST_ABI_VERSION. Users never include this
+ * file directly.
+ */
+#ifndef ANYGPU_KERNEL_HOST_ABI_H
+#define ANYGPU_KERNEL_HOST_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AGK_HOST_ABI_VERSION 1u
+#define AGK_HOST_ABI_SYMBOL "anygpu_host_abi"
+#define AGK_KERNEL_SYMBOL_PREFIX "anygpu_kernel_"
+
+typedef struct agk_dim3 {
+  unsigned int x, y, z;
+} agk_dim3;
+
+/* What one kernel thread sees. The runtime owns it; the code object reads it through a
+ * thread-local pointer that the entry points set. */
+typedef struct agk_thread_ctx {
+  agk_dim3 thread_idx;
+  agk_dim3 block_idx;
+  agk_dim3 block_dim;
+  agk_dim3 grid_dim;
+  void* dynamic_shared;
+  /* Called by __syncthreads(). May switch to another thread of the block (a fiber). */
+  void (*barrier)(struct agk_thread_ctx* ctx);
+  /* Called by the block loop when `converted` is set: the block switched to fibers at a barrier
+   * and the loop must let the runtime finish the block's other threads. */
+  void (*finish_block)(struct agk_thread_ctx* ctx);
+  unsigned int converted;
+  void* runtime; /* runtime-private */
+} agk_thread_ctx;
+
+/* AG_PARAM_* values of anygpu.h */
+typedef struct agk_param_desc {
+  uint32_t kind;
+  uint32_t size;
+  uint32_t alignment;
+} agk_param_desc;
+
+/* Runs blocks [block_begin, block_end) (linear ids, x fastest), each as a loop over its threads. */
+typedef void (*agk_run_blocks_fn)(void** params, agk_thread_ctx* ctx, uint32_t block_begin,
+                                  uint32_t block_end);
+/* Runs one thread, the one `ctx` describes (used on a fiber). */
+typedef void (*agk_run_thread_fn)(void** params, agk_thread_ctx* ctx);
+
+typedef struct agk_kernel_desc {
+  uint32_t abi_version;
+  uint32_t param_count;
+  const char* name;
+  /* C++ kernels: the layout and generated entries. */
+  const agk_param_desc* params;
+  agk_run_blocks_fn run_blocks;
+  agk_run_thread_fn run_thread;
+  /* C kernels: no generated entry. The runtime calls `c_function` through libffi using
+   * `signature`, one character per parameter: b int8, h int16, i int32, l int64, f float,
+   * d double, p pointer. */
+  const char* signature;
+  void (*c_function)(void);
+  /* Sets the code object's thread-local context pointer for this kernel's source file. */
+  void (*set_context)(agk_thread_ctx* ctx);
+} agk_kernel_desc;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ANYGPU_KERNEL_HOST_ABI_H */

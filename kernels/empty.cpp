@@ -1,0 +1,4 @@
+// Does nothing: measures launch overhead.
+#include <anygpu/kernel.h>
+
+AG_KERNEL(empty, ()) {}

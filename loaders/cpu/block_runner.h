@@ -1,0 +1,66 @@
+// Runs blocks of a launch on the calling OS thread. A block starts as a plain loop over its
+// threads on this thread's own stack. If a thread reaches __syncthreads(), the block converts:
+// that thread keeps the native stack, every later thread gets a pooled fiber, and the threads take
+// turns in a fixed cycle, so each barrier is passed only after every live thread reached it. A
+// kernel without barriers never touches a fiber. One runner per OS thread (thread_local).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "fiber.h"
+#include "host_kernel.h"
+
+namespace anygpu::cpu {
+
+class BlockRunner {
+ public:
+  static BlockRunner& for_this_thread();
+
+  BlockRunner();
+  ~BlockRunner();
+  BlockRunner(const BlockRunner&) = delete;
+  BlockRunner& operator=(const BlockRunner&) = delete;
+
+  void run_blocks(const LaunchPacket& packet, uint32_t block_begin, uint32_t block_end);
+
+  const LaunchPacket& packet() const { return *packet_; }
+
+ private:
+  struct PooledFiber {
+    std::unique_ptr<Fiber> fiber;
+    BlockRunner* runner = nullptr;
+    uint32_t thread = 0;
+  };
+
+  static void on_barrier(agk_thread_ctx* ctx);
+  static void on_finish_block(agk_thread_ctx* ctx);
+  static void fiber_main(void* pooled_fiber);
+
+  uint32_t linear_thread(const agk_dim3& index) const;
+  void* dynamic_shared(uint32_t bytes);
+  void convert(uint32_t native_thread);
+  ExecutionContext& context_of(uint32_t thread);
+  void unlink(uint32_t thread);
+  void yield_from(uint32_t thread);
+  void finish_fiber_thread(uint32_t thread);  // never returns until the fiber is reused
+
+  const LaunchPacket* packet_ = nullptr;
+  agk_thread_ctx ctx_{};  // the loop's context; also the native thread's after conversion
+  uint32_t threads_per_block_ = 0;
+
+  // After conversion: a cycle of the live threads, and what runs each.
+  bool converted_ = false;
+  uint32_t native_thread_ = 0;
+  uint32_t live_ = 0;
+  std::vector<uint32_t> next_, previous_;
+  std::vector<agk_thread_ctx> thread_ctx_;
+  std::vector<PooledFiber*> fiber_of_thread_;
+  std::vector<std::unique_ptr<PooledFiber>> pool_;
+  ExecutionContext native_;
+
+  std::unique_ptr<unsigned char[]> shared_;
+  size_t shared_capacity_ = 0;
+};
+
+}  // namespace anygpu::cpu

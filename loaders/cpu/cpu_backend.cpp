@@ -1,0 +1,232 @@
+// The CPU backend: always present; runs host code objects on a pool of worker threads.
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "../../shim/error.h"
+#include "../backends.h"
+#include "cpu_stream.h"
+#include "host_module.h"
+#include "system_info.h"
+#include "worker_pool.h"
+
+namespace anygpu {
+namespace cpu {
+namespace {
+
+constexpr size_t kAllocationAlignment = 256;  // as GPU allocations are
+constexpr uint64_t kSharedMemoryPerBlock = 64 * 1024;
+
+class CpuDevice final : public DeviceBackend {
+ public:
+  CpuDevice() : pool_(worker_thread_count()) {}
+
+  void get_properties(ag_device_properties& p) override {
+    snprintf(p.name, sizeof p.name, "%s", processor_name().c_str());
+    snprintf(p.vendor, sizeof p.vendor, "%s", processor_vendor().c_str());
+    p.backend = AG_BACKEND_CPU;
+#if defined(__x86_64__)
+    snprintf(p.architecture, sizeof p.architecture, "x86_64-linux-gnu");
+#else
+    snprintf(p.architecture, sizeof p.architecture, "aarch64-linux-gnu");
+#endif
+    p.total_memory = physical_memory_bytes();
+    p.compute_units = static_cast<int>(pool_.thread_count());
+    p.max_threads_per_block = 1024;
+    p.max_block_dim[0] = 1024;
+    p.max_block_dim[1] = 1024;
+    p.max_block_dim[2] = 64;
+    p.max_grid_dim[0] = 2147483647;
+    p.max_grid_dim[1] = 65535;
+    p.max_grid_dim[2] = 65535;
+    p.shared_memory_per_block = kSharedMemoryPerBlock;
+    p.warp_size = 1;
+  }
+
+  ag_result synchronize() override {
+    std::lock_guard<std::mutex> lock(streams_mutex_);
+    for (CpuStream* stream : streams_) stream->synchronize();
+    return AG_SUCCESS;
+  }
+
+  ag_result mem_alloc(size_t bytes, void** pointer) override {
+    void* allocated = nullptr;
+    if (posix_memalign(&allocated, kAllocationAlignment, bytes) != 0)
+      return fail(AG_ERROR_OUT_OF_MEMORY, "cannot allocate %zu bytes of host memory", bytes);
+    *pointer = allocated;
+    return AG_SUCCESS;
+  }
+  ag_result mem_free(void* pointer) override {
+    free(pointer);
+    return AG_SUCCESS;
+  }
+  // The CPU reaches all host memory: pinned memory is ordinary memory here.
+  ag_result host_alloc(size_t bytes, void** pointer) override { return mem_alloc(bytes, pointer); }
+  ag_result host_free(void* pointer) override { return mem_free(pointer); }
+  ag_result mem_info(size_t* free_bytes, size_t* total_bytes) override {
+    *free_bytes = available_memory_bytes();
+    *total_bytes = physical_memory_bytes();
+    return AG_SUCCESS;
+  }
+
+  ag_result copy(CopyKind, void* dst, const void* src, size_t bytes, void* stream) override {
+    if (stream)
+      static_cast<CpuStream*>(stream)->enqueue_copy(dst, src, bytes);
+    else
+      memmove(dst, src, bytes);
+    return AG_SUCCESS;
+  }
+  ag_result memset8(void* dst, unsigned char value, size_t bytes, void* stream) override {
+    if (stream)
+      static_cast<CpuStream*>(stream)->enqueue_memset(dst, value, bytes);
+    else
+      memset(dst, value, bytes);
+    return AG_SUCCESS;
+  }
+
+  ag_result stream_create(unsigned, void** stream) override {
+    auto* created = new CpuStream(pool_);
+    std::lock_guard<std::mutex> lock(streams_mutex_);
+    streams_.insert(created);
+    *stream = created;
+    return AG_SUCCESS;
+  }
+  ag_result stream_destroy(void* stream) override {
+    auto* cpu_stream = static_cast<CpuStream*>(stream);
+    {
+      std::lock_guard<std::mutex> lock(streams_mutex_);
+      streams_.erase(cpu_stream);
+    }
+    delete cpu_stream;
+    return AG_SUCCESS;
+  }
+  ag_result stream_synchronize(void* stream) override {
+    static_cast<CpuStream*>(stream)->synchronize();
+    return AG_SUCCESS;
+  }
+  ag_result stream_query(void* stream) override {
+    return static_cast<CpuStream*>(stream)->idle() ? AG_SUCCESS : AG_ERROR_NOT_READY;
+  }
+  ag_result stream_wait_event(void* stream, void* event) override {
+    static_cast<CpuStream*>(stream)->enqueue_wait(static_cast<CpuEvent*>(event));
+    return AG_SUCCESS;
+  }
+
+  ag_result event_create(unsigned, void** event) override {
+    *event = new CpuEvent;
+    return AG_SUCCESS;
+  }
+  ag_result event_destroy(void* event) override {
+    static_cast<CpuEvent*>(event)->release();
+    return AG_SUCCESS;
+  }
+  ag_result event_record(void* event, void* stream) override {
+    static_cast<CpuStream*>(stream)->enqueue_record(static_cast<CpuEvent*>(event));
+    return AG_SUCCESS;
+  }
+  ag_result event_synchronize(void* event) override {
+    auto* e = static_cast<CpuEvent*>(event);
+    uint64_t target;
+    {
+      std::lock_guard<std::mutex> lock(e->mutex);
+      target = e->recorded;
+    }
+    e->wait_for(target);
+    return AG_SUCCESS;
+  }
+  ag_result event_query(void* event) override {
+    auto* e = static_cast<CpuEvent*>(event);
+    std::lock_guard<std::mutex> lock(e->mutex);
+    return e->completed >= e->recorded ? AG_SUCCESS : AG_ERROR_NOT_READY;
+  }
+  ag_result event_elapsed(float* milliseconds, void* start, void* end) override {
+    auto* s = static_cast<CpuEvent*>(start);
+    auto* e = static_cast<CpuEvent*>(end);
+    int64_t start_ns, end_ns;
+    for (auto [event, stamp] : {std::pair{s, &start_ns}, std::pair{e, &end_ns}}) {
+      std::lock_guard<std::mutex> lock(event->mutex);
+      if (event->recorded == 0)
+        return fail(AG_ERROR_INVALID_VALUE, "the %s event was never recorded",
+                    event == s ? "start" : "end");
+      if (event->completed < event->recorded) return AG_ERROR_NOT_READY;
+      *stamp = event->timestamp_ns;
+    }
+    *milliseconds = static_cast<float>(end_ns - start_ns) / 1e6f;
+    return AG_SUCCESS;
+  }
+
+  ag_result module_load(const CodeObject& code, void** module) override {
+    HostModule* loaded = nullptr;
+    if (ag_result r = HostModule::load(code.data, code.size, &loaded)) return r;
+    *module = loaded;
+    return AG_SUCCESS;
+  }
+  ag_result module_unload(void* module) override {
+    delete static_cast<HostModule*>(module);
+    return AG_SUCCESS;
+  }
+  ag_result module_get_function(void* module, const char* name, void** function,
+                                std::vector<ag_param_info>& layout) override {
+    const HostKernel* kernel = nullptr;
+    if (ag_result r = static_cast<HostModule*>(module)->get_kernel(name, &kernel)) return r;
+    if (kernel->layout.size() > kMaxParameters || kernel->argument_bytes > kMaxArgumentBytes)
+      return fail(AG_ERROR_NOT_SUPPORTED,
+                  "kernel '%s' takes %zu parameters in %zu bytes; the CPU backend takes at most "
+                  "%zu in %zu bytes",
+                  name, kernel->layout.size(), kernel->argument_bytes, kMaxParameters,
+                  kMaxArgumentBytes);
+    layout = kernel->layout;
+    *function = const_cast<HostKernel*>(kernel);
+    return AG_SUCCESS;
+  }
+
+  ag_result launch(void* function, const LaunchConfig& config, void** params,
+                   void* stream) override {
+    const uint64_t blocks = static_cast<uint64_t>(config.grid[0]) * config.grid[1] * config.grid[2];
+    if (blocks > UINT32_MAX)
+      return fail(AG_ERROR_INVALID_CONFIGURATION,
+                  "a grid of %llu blocks exceeds the CPU backend's 2^32 - 1",
+                  (unsigned long long)blocks);
+    const LaunchPacket packet{static_cast<const HostKernel*>(function),
+                              {config.grid[0], config.grid[1], config.grid[2]},
+                              {config.block[0], config.block[1], config.block[2]},
+                              config.shared_memory_bytes,
+                              static_cast<uint32_t>(blocks),
+                              params};
+    if (stream)
+      static_cast<CpuStream*>(stream)->enqueue_launch(packet);
+    else
+      pool_.run(packet);
+    return AG_SUCCESS;
+  }
+
+ private:
+  WorkerPool pool_;
+  std::mutex streams_mutex_;
+  std::set<CpuStream*> streams_;
+};
+
+class CpuBackend final : public Backend {
+ public:
+  ag_backend_kind kind() const override { return AG_BACKEND_CPU; }
+  const char* name() const override { return "cpu"; }
+  std::string library() const override { return ""; }
+  bool load(std::string&) override {
+    device_ = std::make_unique<CpuDevice>();
+    return true;
+  }
+  int device_count() const override { return device_ ? 1 : 0; }
+  DeviceBackend& device(int) override { return *device_; }
+
+ private:
+  std::unique_ptr<CpuDevice> device_;
+};
+
+}  // namespace
+}  // namespace cpu
+
+std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<cpu::CpuBackend>(); }
+
+}  // namespace anygpu

@@ -1,0 +1,136 @@
+#include "cpu_stream.h"
+
+#include <cstring>
+
+#include "worker_pool.h"
+
+namespace anygpu::cpu {
+
+CpuStream::CpuStream(WorkerPool& pool) : pool_(pool), ring_(new Command[kRingSize]) {
+  thread_ = std::thread([this] { run(); });
+}
+
+CpuStream::~CpuStream() {
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return completed_ == submitted_; });
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
+CpuStream::Command& CpuStream::reserve(std::unique_lock<std::mutex>& lock) {
+  changed_.wait(lock, [this] { return submitted_ - completed_ < kRingSize; });
+  return ring_[submitted_ % kRingSize];
+}
+
+void CpuStream::publish(std::unique_lock<std::mutex>& lock) {
+  ++submitted_;
+  lock.unlock();
+  changed_.notify_all();
+}
+
+void CpuStream::enqueue_launch(const LaunchPacket& packet) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  Command& command = reserve(lock);
+  command.kind = Kind::launch;
+  command.packet = packet;
+  const auto& layout = packet.kernel->layout;
+  for (size_t i = 0; i < layout.size(); ++i) {
+    memcpy(command.arguments + layout[i].offset, packet.params[i], layout[i].size);
+    command.argument_pointers[i] = command.arguments + layout[i].offset;
+  }
+  command.packet.params = command.argument_pointers;
+  publish(lock);
+}
+
+void CpuStream::enqueue_copy(void* dst, const void* src, size_t bytes) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  Command& command = reserve(lock);
+  command.kind = Kind::copy;
+  command.dst = dst;
+  command.src = src;
+  command.bytes = bytes;
+  publish(lock);
+}
+
+void CpuStream::enqueue_memset(void* dst, unsigned char value, size_t bytes) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  Command& command = reserve(lock);
+  command.kind = Kind::memset;
+  command.dst = dst;
+  command.value = value;
+  command.bytes = bytes;
+  publish(lock);
+}
+
+void CpuStream::enqueue_record(CpuEvent* event) {
+  const uint64_t generation = event->issue_record();
+  event->retain();
+  std::unique_lock<std::mutex> lock(mutex_);
+  Command& command = reserve(lock);
+  command.kind = Kind::record;
+  command.event = event;
+  command.generation = generation;
+  publish(lock);
+}
+
+void CpuStream::enqueue_wait(CpuEvent* event) {
+  uint64_t generation;
+  {
+    std::lock_guard<std::mutex> lock(event->mutex);
+    generation = event->recorded;
+  }
+  if (generation == 0) return;  // never recorded: nothing to wait for
+  event->retain();
+  std::unique_lock<std::mutex> lock(mutex_);
+  Command& command = reserve(lock);
+  command.kind = Kind::wait;
+  command.event = event;
+  command.generation = generation;
+  publish(lock);
+}
+
+void CpuStream::synchronize() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  const uint64_t target = submitted_;
+  changed_.wait(lock, [&] { return completed_ >= target; });
+}
+
+bool CpuStream::idle() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return completed_ == submitted_;
+}
+
+void CpuStream::execute(Command& command) {
+  switch (command.kind) {
+    case Kind::launch: pool_.run(command.packet); break;
+    case Kind::copy: memmove(command.dst, command.src, command.bytes); break;
+    case Kind::memset: memset(command.dst, command.value, command.bytes); break;
+    case Kind::record:
+      command.event->complete(command.generation);
+      command.event->release();
+      break;
+    case Kind::wait:
+      command.event->wait_for(command.generation);
+      command.event->release();
+      break;
+  }
+}
+
+void CpuStream::run() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [this] { return stopping_ || completed_ < submitted_; });
+    if (completed_ == submitted_) return;  // stopping with nothing left
+    Command& command = ring_[completed_ % kRingSize];
+    lock.unlock();
+    execute(command);
+    lock.lock();
+    ++completed_;
+    changed_.notify_all();
+  }
+}
+
+}  // namespace anygpu::cpu

@@ -1,0 +1,69 @@
+// A CPU stream: an in-order queue of commands run by its own thread. Commands live in a fixed ring,
+// launch arguments are copied into the slot, so submitting allocates nothing; a full ring makes the
+// submitter wait.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "cpu_event.h"
+#include "host_kernel.h"
+
+namespace anygpu::cpu {
+
+class WorkerPool;
+
+constexpr size_t kMaxArgumentBytes = 4096;
+constexpr size_t kMaxParameters = 256;
+
+class CpuStream {
+ public:
+  explicit CpuStream(WorkerPool& pool);
+  ~CpuStream();  // finishes pending work first
+  CpuStream(const CpuStream&) = delete;
+  CpuStream& operator=(const CpuStream&) = delete;
+
+  void enqueue_launch(const LaunchPacket& packet);  // copies the arguments
+  void enqueue_copy(void* dst, const void* src, size_t bytes);
+  void enqueue_memset(void* dst, unsigned char value, size_t bytes);
+  void enqueue_record(CpuEvent* event);
+  void enqueue_wait(CpuEvent* event);
+
+  void synchronize();
+  bool idle();
+
+ private:
+  enum class Kind { launch, copy, memset, record, wait };
+  struct Command {
+    Kind kind;
+    LaunchPacket packet;
+    void* dst;
+    const void* src;
+    size_t bytes;
+    unsigned char value;
+    CpuEvent* event;
+    uint64_t generation;
+    void* argument_pointers[kMaxParameters];
+    alignas(64) unsigned char arguments[kMaxArgumentBytes];
+  };
+  static constexpr uint64_t kRingSize = 64;
+
+  Command& reserve(std::unique_lock<std::mutex>& lock);
+  void publish(std::unique_lock<std::mutex>& lock);
+  void execute(Command& command);
+  void run();
+
+  WorkerPool& pool_;
+  std::unique_ptr<Command[]> ring_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  uint64_t submitted_ = 0;  // commands written
+  uint64_t completed_ = 0;  // commands finished
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace anygpu::cpu

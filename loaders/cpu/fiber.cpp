@@ -1,0 +1,132 @@
+#include "fiber.h"
+
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+
+#include "sanitizers.h"
+
+#if defined(ANYGPU_ASAN)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+#if defined(ANYGPU_TSAN)
+#include <sanitizer/tsan_interface.h>
+#endif
+
+extern "C" void anygpu_switch_stack(void** save_sp, void* load_sp);
+extern "C" void anygpu_fiber_trampoline();
+
+namespace anygpu::cpu {
+namespace {
+
+#if defined(ANYGPU_ASAN) || defined(ANYGPU_TSAN)
+constexpr size_t kStackSize = 1024 * 1024;  // instrumented frames are much larger
+#else
+constexpr size_t kStackSize = 256 * 1024;
+#endif
+
+// The state a fresh fiber starts with: the creating thread's floating-point control words.
+uint64_t current_fp_control() {
+#if defined(__x86_64__)
+  uint32_t mxcsr;
+  uint16_t fpu_cw;
+  __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+  __asm__ volatile("fnstcw %0" : "=m"(fpu_cw));
+  return static_cast<uint64_t>(mxcsr) | (static_cast<uint64_t>(fpu_cw) << 32);
+#else
+  uint64_t fpcr;
+  __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+  return fpcr;
+#endif
+}
+
+// Lays out the frame anygpu_switch_stack pops, so that its `ret` enters the trampoline.
+void* initial_stack_pointer(void* stack_top, void (*entry)(void*), void* argument) {
+  auto* sp = reinterpret_cast<uint64_t*>(reinterpret_cast<uintptr_t>(stack_top) & ~uintptr_t{15});
+#if defined(__x86_64__)
+  *--sp = 0;  // the trampoline runs with sp 16-byte aligned, as before a call
+  *--sp = 0;
+  *--sp = reinterpret_cast<uint64_t>(&anygpu_fiber_trampoline);  // popped by ret
+  *--sp = 0;                                                      // rbp
+  *--sp = 0;                                                      // rbx
+  *--sp = reinterpret_cast<uint64_t>(argument);                   // r12
+  *--sp = reinterpret_cast<uint64_t>(entry);                      // r13
+  *--sp = 0;                                                      // r14
+  *--sp = 0;                                                      // r15
+  *--sp = current_fp_control();                                   // mxcsr, x87 control word
+#else
+  sp -= 22;  // the 176-byte frame
+  for (int i = 0; i < 22; ++i) sp[i] = 0;
+  sp[0] = reinterpret_cast<uint64_t>(argument);                   // x19
+  sp[1] = reinterpret_cast<uint64_t>(entry);                      // x20
+  sp[11] = reinterpret_cast<uint64_t>(&anygpu_fiber_trampoline);  // x30, the return address
+  sp[20] = current_fp_control();                                  // fpcr
+#endif
+  return sp;
+}
+
+}  // namespace
+
+ExecutionContext current_thread_context() {
+  ExecutionContext context;
+  pthread_attr_t attributes;
+  if (pthread_getattr_np(pthread_self(), &attributes) == 0) {
+    pthread_attr_getstack(&attributes, &context.stack_bottom, &context.stack_size);
+    pthread_attr_destroy(&attributes);
+  }
+#if defined(ANYGPU_TSAN)
+  context.tsan_fiber = __tsan_get_current_fiber();
+#endif
+  return context;
+}
+
+void release_thread_context(ExecutionContext&) {}
+
+void switch_context(ExecutionContext& from, const ExecutionContext& to) {
+#if defined(ANYGPU_ASAN)
+  void* fake_stack = nullptr;
+  __sanitizer_start_switch_fiber(&fake_stack, to.stack_bottom, to.stack_size);
+#endif
+#if defined(ANYGPU_TSAN)
+  __tsan_switch_to_fiber(to.tsan_fiber, 0);
+#endif
+  anygpu_switch_stack(&from.stack_pointer, to.stack_pointer);
+#if defined(ANYGPU_ASAN)
+  __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
+#endif
+}
+
+void Fiber::on_first_entry() {
+#if defined(ANYGPU_ASAN)
+  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+#endif
+}
+
+Fiber::Fiber(void (*entry)(void*), void* argument) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  mapping_size_ = kStackSize + page;
+  void* mapping = mmap(nullptr, mapping_size_, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (mapping == MAP_FAILED) return;
+  mprotect(mapping, page, PROT_NONE);  // guard page: an overflow faults instead of corrupting
+  mapping_ = mapping;
+  context_.stack_bottom = static_cast<char*>(mapping) + page;
+  context_.stack_size = kStackSize;
+  context_.stack_pointer =
+      initial_stack_pointer(static_cast<char*>(context_.stack_bottom) + kStackSize, entry, argument);
+#if defined(ANYGPU_TSAN)
+  context_.tsan_fiber = __tsan_create_fiber(0);
+#endif
+}
+
+Fiber::~Fiber() {
+#if defined(ANYGPU_TSAN)
+  if (context_.tsan_fiber) __tsan_destroy_fiber(context_.tsan_fiber);
+#endif
+  if (mapping_) munmap(mapping_, mapping_size_);
+}
+
+}  // namespace anygpu::cpu

@@ -1,0 +1,144 @@
+#include "host_module.h"
+
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "../../shim/error.h"
+
+namespace anygpu::cpu {
+namespace {
+
+// Writes the image to an anonymous memory file and opens it as a shared object.
+void* open_from_memory(const unsigned char* image, size_t bytes, std::string& error) {
+  const int fd = memfd_create("anygpu-host-code-object", MFD_CLOEXEC);
+  if (fd < 0) {
+    error = std::string("memfd_create: ") + strerror(errno);
+    return nullptr;
+  }
+  size_t written = 0;
+  while (written < bytes) {
+    const ssize_t n = write(fd, image + written, bytes - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = std::string("writing the memory file: ") + strerror(errno);
+      close(fd);
+      return nullptr;
+    }
+    written += static_cast<size_t>(n);
+  }
+  const std::string path = "/proc/self/fd/" + std::to_string(fd);
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char* message = dlerror();
+    error = message ? message : "dlopen failed";
+  }
+  close(fd);
+  return handle;
+}
+
+bool layout_from_signature(const char* signature, HostKernel& kernel) {
+  for (const char* c = signature; *c; ++c) {
+    ag_param_info info{sizeof(ag_param_info), AG_PARAM_INTEGER, 0, 0, 0};
+    ffi_type* type = nullptr;
+    switch (*c) {
+      case 'b': info.size = 1; type = &ffi_type_sint8; break;
+      case 'h': info.size = 2; type = &ffi_type_sint16; break;
+      case 'i': info.size = 4; type = &ffi_type_sint32; break;
+      case 'l': info.size = 8; type = &ffi_type_sint64; break;
+      case 'f': info.size = 4; info.kind = AG_PARAM_FLOAT; type = &ffi_type_float; break;
+      case 'd': info.size = 8; info.kind = AG_PARAM_FLOAT; type = &ffi_type_double; break;
+      case 'p': info.size = sizeof(void*); info.kind = AG_PARAM_POINTER; type = &ffi_type_pointer; break;
+      default: return false;
+    }
+    info.alignment = info.size;
+    kernel.layout.push_back(info);
+    kernel.ffi_types.push_back(type);
+  }
+  return true;
+}
+
+// Offsets by C rules, and the packed size.
+void assign_offsets(HostKernel& kernel) {
+  size_t offset = 0;
+  for (ag_param_info& info : kernel.layout) {
+    const size_t align = info.alignment ? info.alignment : 1;
+    offset = (offset + align - 1) / align * align;
+    info.offset = offset;
+    offset += info.size;
+  }
+  kernel.argument_bytes = offset;
+}
+
+}  // namespace
+
+ag_result HostModule::load(const unsigned char* image, size_t bytes, HostModule** module) {
+  std::string error;
+  void* handle = open_from_memory(image, bytes, error);
+  if (!handle)
+    return fail(AG_ERROR_INVALID_IMAGE, "the host code object cannot be loaded: %s", error.c_str());
+  auto abi = reinterpret_cast<uint32_t (*)()>(dlsym(handle, AGK_HOST_ABI_SYMBOL));
+  if (!abi) {
+    dlclose(handle);
+    return fail(AG_ERROR_INVALID_IMAGE,
+                "the shared object has no %s(): it was not built with anygpu/kernel.h",
+                AGK_HOST_ABI_SYMBOL);
+  }
+  if (abi() != AGK_HOST_ABI_VERSION) {
+    const unsigned version = abi();
+    dlclose(handle);
+    return fail(AG_ERROR_INVALID_IMAGE, "host code object ABI %u; this anygpu needs %u", version,
+                AGK_HOST_ABI_VERSION);
+  }
+  *module = new HostModule(handle);
+  return AG_SUCCESS;
+}
+
+HostModule::~HostModule() { dlclose(handle_); }
+
+ag_result HostModule::get_kernel(const char* name, const HostKernel** kernel) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto found = kernels_.find(name);
+  if (found != kernels_.end()) {
+    *kernel = found->second.get();
+    return AG_SUCCESS;
+  }
+  const std::string symbol = std::string(AGK_KERNEL_SYMBOL_PREFIX) + name;
+  auto describe = reinterpret_cast<const agk_kernel_desc* (*)()>(dlsym(handle_, symbol.c_str()));
+  if (!describe) return fail(AG_ERROR_NOT_FOUND, "the module has no kernel named '%s'", name);
+  auto loaded = std::make_unique<HostKernel>();
+  loaded->desc = describe();
+  const agk_kernel_desc* desc = loaded->desc;
+  if (!desc || desc->abi_version != AGK_HOST_ABI_VERSION || !desc->set_context)
+    return fail(AG_ERROR_INVALID_IMAGE, "kernel '%s' has an invalid descriptor", name);
+  if (desc->run_blocks && desc->run_thread && desc->params) {
+    for (uint32_t i = 0; i < desc->param_count; ++i) {
+      const agk_param_desc& p = desc->params[i];
+      loaded->layout.push_back(ag_param_info{sizeof(ag_param_info),
+                                             static_cast<ag_param_kind>(p.kind), p.size,
+                                             p.alignment, 0});
+    }
+    loaded->run_blocks = desc->run_blocks;
+    loaded->run_thread = desc->run_thread;
+  } else if (desc->c_function && desc->signature) {
+    if (!layout_from_signature(desc->signature, *loaded))
+      return fail(AG_ERROR_INVALID_IMAGE, "kernel '%s' has an invalid signature \"%s\"", name,
+                  desc->signature);
+    if (ffi_prep_cif(&loaded->cif, FFI_DEFAULT_ABI, static_cast<unsigned>(loaded->ffi_types.size()),
+                     &ffi_type_void, loaded->ffi_types.data()) != FFI_OK)
+      return fail(AG_ERROR_INVALID_IMAGE, "libffi cannot call kernel '%s'", name);
+    loaded->run_blocks = &ffi_run_blocks;
+    loaded->run_thread = &ffi_run_thread;
+  } else {
+    return fail(AG_ERROR_INVALID_IMAGE, "kernel '%s' has neither an entry nor a signature", name);
+  }
+  assign_offsets(*loaded);
+  *kernel = loaded.get();
+  kernels_.emplace(name, std::move(loaded));
+  return AG_SUCCESS;
+}
+
+}  // namespace anygpu::cpu

@@ -1,0 +1,73 @@
+#include "worker_pool.h"
+
+#include <algorithm>
+
+#include "block_runner.h"
+
+namespace anygpu::cpu {
+
+WorkerPool::WorkerPool(unsigned thread_count) : thread_count_(std::max(1u, thread_count)) {
+  for (unsigned i = 1; i < thread_count_; ++i) workers_.emplace_back([this] { worker_loop(); });
+}
+
+WorkerPool::~WorkerPool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  work_available_.notify_all();
+  for (std::thread& worker : workers_) worker.join();
+}
+
+void WorkerPool::work_on(Job& job) {
+  BlockRunner& runner = BlockRunner::for_this_thread();
+  const LaunchPacket& packet = *job.packet;
+  for (;;) {
+    const uint32_t chunk = job.next_chunk.fetch_add(1, std::memory_order_relaxed);
+    if (chunk >= job.chunk_count) return;
+    const uint32_t begin = chunk * job.blocks_per_chunk;
+    const uint32_t end = std::min(packet.total_blocks, begin + job.blocks_per_chunk);
+    runner.run_blocks(packet, begin, end);
+  }
+}
+
+void WorkerPool::run(const LaunchPacket& packet) {
+  // A few chunks per thread balance uneven blocks without much contention on the counter.
+  const uint32_t target_chunks = thread_count_ * 4;
+  Job job;
+  job.packet = &packet;
+  job.blocks_per_chunk = std::max(1u, (packet.total_blocks + target_chunks - 1) / target_chunks);
+  job.chunk_count = (packet.total_blocks + job.blocks_per_chunk - 1) / job.blocks_per_chunk;
+  if (job.chunk_count <= 1 || workers_.empty()) {
+    BlockRunner::for_this_thread().run_blocks(packet, 0, packet.total_blocks);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    jobs_.push_back(&job);
+  }
+  work_available_.notify_all();
+  work_on(job);
+  std::unique_lock<std::mutex> lock(mutex_);
+  auto queued = std::find(jobs_.begin(), jobs_.end(), &job);
+  if (queued != jobs_.end()) jobs_.erase(queued);  // no new worker may enter it now
+  worker_left_.wait(lock, [&] { return job.workers_inside == 0; });
+}
+
+void WorkerPool::worker_loop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    work_available_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+    if (stopping_) return;
+    Job* job = jobs_.front();
+    ++job->workers_inside;
+    lock.unlock();
+    work_on(*job);
+    lock.lock();
+    auto queued = std::find(jobs_.begin(), jobs_.end(), job);
+    if (queued != jobs_.end()) jobs_.erase(queued);  // exhausted
+    if (--job->workers_inside == 0) worker_left_.notify_all();
+  }
+}
+
+}  // namespace anygpu::cpu

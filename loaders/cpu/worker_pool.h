@@ -1,0 +1,49 @@
+// The CPU device's worker threads. A launch is split into chunks of consecutive blocks; the
+// submitting thread works on its own launch too, and a launch that fits one chunk runs on it
+// alone, without waking anyone. Several launches (from several streams) may be in flight.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "host_kernel.h"
+
+namespace anygpu::cpu {
+
+class WorkerPool {
+ public:
+  explicit WorkerPool(unsigned thread_count);  // thread_count - 1 workers plus the submitter
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  // Runs every block of `packet`; returns when all are done.
+  void run(const LaunchPacket& packet);
+  unsigned thread_count() const { return thread_count_; }
+
+ private:
+  struct Job {
+    const LaunchPacket* packet;
+    uint32_t blocks_per_chunk;
+    uint32_t chunk_count;
+    std::atomic<uint32_t> next_chunk{0};
+    int workers_inside = 0;  // guarded by mutex_
+  };
+
+  static void work_on(Job& job);
+  void worker_loop();
+
+  unsigned thread_count_;
+  std::mutex mutex_;
+  std::condition_variable work_available_;
+  std::condition_variable worker_left_;
+  std::deque<Job*> jobs_;
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace anygpu::cpu

@@ -1,0 +1,36 @@
+#include "allocation_tracker.h"
+
+#include <mutex>
+
+namespace anygpu {
+
+void AllocationTracker::add(void* base, size_t bytes, AllocationKind kind) {
+  std::unique_lock<std::shared_mutex> lock(mutex_);
+  allocations_[reinterpret_cast<uintptr_t>(base)] = Allocation{bytes, kind};
+}
+
+bool AllocationTracker::remove(void* base, AllocationKind kind) {
+  std::unique_lock<std::shared_mutex> lock(mutex_);
+  auto it = allocations_.find(reinterpret_cast<uintptr_t>(base));
+  if (it == allocations_.end() || it->second.kind != kind) return false;
+  allocations_.erase(it);
+  return true;
+}
+
+bool AllocationTracker::contains(const void* pointer, size_t bytes) const {
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(pointer);
+  if (begin + bytes < begin) return false;  // wraps around
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  auto it = allocations_.upper_bound(begin);
+  if (it == allocations_.begin()) return false;
+  --it;
+  return begin + bytes <= it->first + it->second.bytes;
+}
+
+bool AllocationTracker::is_base(const void* base, AllocationKind kind) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  auto it = allocations_.find(reinterpret_cast<uintptr_t>(base));
+  return it != allocations_.end() && it->second.kind == kind;
+}
+
+}  // namespace anygpu

@@ -1,0 +1,69 @@
+#include "api_common.h"
+
+namespace anygpu {
+
+ag_result get_device(ag_device handle, Device** device) {
+  Device* found = find_device(handle);
+  if (!found) return fail(AG_ERROR_INVALID_HANDLE, "device handle %p is not a device", (void*)handle);
+  *device = found;
+  return AG_SUCCESS;
+}
+
+ag_result get_stream(ag_stream handle, Stream** stream) {
+  Stream* found = handles().streams.lookup(handle);
+  if (!found)
+    return fail(AG_ERROR_INVALID_HANDLE, "stream handle %p is null, destroyed or not a stream",
+                (void*)handle);
+  *stream = found;
+  return AG_SUCCESS;
+}
+
+ag_result get_event(ag_event handle, Event** event) {
+  Event* found = handles().events.lookup(handle);
+  if (!found)
+    return fail(AG_ERROR_INVALID_HANDLE, "event handle %p is null, destroyed or not an event",
+                (void*)handle);
+  *event = found;
+  return AG_SUCCESS;
+}
+
+ag_result get_module(ag_module handle, Module** module) {
+  Module* found = handles().modules.lookup(handle);
+  if (!found)
+    return fail(AG_ERROR_INVALID_HANDLE, "module handle %p is null, unloaded or not a module",
+                (void*)handle);
+  *module = found;
+  return AG_SUCCESS;
+}
+
+ag_result get_function(ag_function handle, Function** function) {
+  Function* found = handles().functions.lookup(handle);
+  if (!found)
+    return fail(AG_ERROR_INVALID_HANDLE,
+                "function handle %p is null, from an unloaded module or not a function",
+                (void*)handle);
+  *function = found;
+  return AG_SUCCESS;
+}
+
+ag_result require_pointer(const void* pointer, const char* what) {
+  if (!pointer) return fail(AG_ERROR_INVALID_VALUE, "%s is NULL", what);
+  return AG_SUCCESS;
+}
+
+ag_result require_size(size_t bytes) {
+  if (bytes == 0) return fail(AG_ERROR_INVALID_VALUE, "size is 0 bytes");
+  return AG_SUCCESS;
+}
+
+ag_result require_device_range(const Device& device, const void* pointer, size_t bytes,
+                               const char* what) {
+  if (!pointer) return fail(AG_ERROR_INVALID_VALUE, "%s is NULL", what);
+  if (!device.allocations.contains(pointer, bytes))
+    return fail(AG_ERROR_INVALID_ADDRESS,
+                "%s [%p, +%zu bytes) is not inside an allocation of device %d", what, pointer,
+                bytes, device.ordinal);
+  return AG_SUCCESS;
+}
+
+}  // namespace anygpu

@@ -1,0 +1,81 @@
+// Initialisation, version, backends and devices.
+#include "api_common.h"
+
+using namespace anygpu;
+
+extern "C" {
+
+ag_result agInit(unsigned int flags) {
+  AG_ENTRY();
+  if (flags != 0) return fail(AG_ERROR_INVALID_VALUE, "flags is %u; it must be 0", flags);
+  if (registry().devices.empty())
+    return fail(AG_ERROR_NO_DEVICE, "no backend has a device (run anygpu-info for the reasons)");
+  return AG_SUCCESS;
+}
+
+ag_result agGetVersion(int* version) {
+  AG_ENTRY();
+  if (!version) return fail(AG_ERROR_INVALID_VALUE, "version is NULL");
+  *version = AG_VERSION_MAJOR * 10000 + AG_VERSION_MINOR * 100 + AG_VERSION_PATCH;
+  return AG_SUCCESS;
+}
+
+ag_result agBackendGetCount(int* count) {
+  AG_ENTRY();
+  if (!count) return fail(AG_ERROR_INVALID_VALUE, "count is NULL");
+  *count = static_cast<int>(registry().backends.size());
+  return AG_SUCCESS;
+}
+
+ag_result agBackendGetInfo(int index, ag_backend_info* info) {
+  AG_ENTRY();
+  const Registry& reg = registry();
+  if (index < 0 || index >= static_cast<int>(reg.backends.size()))
+    return fail(AG_ERROR_INVALID_VALUE, "backend index %d is out of range [0, %zu)", index,
+                reg.backends.size());
+  const BackendRecord& record = reg.backends[index];
+  ag_backend_info value{};
+  value.struct_size = sizeof value;
+  value.kind = record.backend->kind();
+  value.name = record.backend->name();
+  value.available = record.available ? 1 : 0;
+  value.device_count = record.device_count;
+  value.library = record.library.c_str();
+  value.reason = record.reason.c_str();
+  return write_versioned(info, value, "info");
+}
+
+ag_result agDeviceGetCount(int* count) {
+  AG_ENTRY();
+  if (!count) return fail(AG_ERROR_INVALID_VALUE, "count is NULL");
+  *count = static_cast<int>(registry().devices.size());
+  return AG_SUCCESS;
+}
+
+ag_result agDeviceGet(int ordinal, ag_device* device) {
+  AG_ENTRY();
+  if (!device) return fail(AG_ERROR_INVALID_VALUE, "device is NULL");
+  const Registry& reg = registry();
+  if (reg.devices.empty()) return fail(AG_ERROR_NO_DEVICE, "no backend has a device");
+  if (ordinal < 0 || ordinal >= static_cast<int>(reg.devices.size()))
+    return fail(AG_ERROR_INVALID_DEVICE, "ordinal %d is out of range [0, %zu)", ordinal,
+                reg.devices.size());
+  *device = reg.devices[ordinal]->handle;
+  return AG_SUCCESS;
+}
+
+ag_result agDeviceGetProperties(ag_device device, ag_device_properties* properties) {
+  AG_ENTRY();
+  Device* dev;
+  if (ag_result r = get_device(device, &dev)) return r;
+  return write_versioned(properties, dev->properties, "properties");
+}
+
+ag_result agDeviceSynchronize(ag_device device) {
+  AG_ENTRY();
+  Device* dev;
+  if (ag_result r = get_device(device, &dev)) return r;
+  return dev->impl->synchronize();
+}
+
+}  // extern "C"

@@ -1,0 +1,69 @@
+// agLaunchKernel: the hot path. Checks against the device's limits, then hands over to the
+// backend; allocates nothing and formats a string only on failure.
+#include "api_common.h"
+
+using namespace anygpu;
+
+namespace {
+
+ag_result check_dimensions(const ag_device_properties& limits, const LaunchConfig& config) {
+  static const char* const axis = "xyz";
+  uint64_t threads = 1;
+  for (int i = 0; i < 3; ++i) {
+    if (config.grid[i] == 0 || config.block[i] == 0)
+      return fail(AG_ERROR_INVALID_CONFIGURATION, "grid %ux%ux%u, block %ux%ux%u: no dimension may be 0",
+                  config.grid[0], config.grid[1], config.grid[2], config.block[0], config.block[1],
+                  config.block[2]);
+    if (config.block[i] > static_cast<unsigned>(limits.max_block_dim[i]))
+      return fail(AG_ERROR_INVALID_CONFIGURATION, "block.%c = %u exceeds the device's %d", axis[i],
+                  config.block[i], limits.max_block_dim[i]);
+    if (config.grid[i] > static_cast<unsigned>(limits.max_grid_dim[i]))
+      return fail(AG_ERROR_INVALID_CONFIGURATION, "grid.%c = %u exceeds the device's %d", axis[i],
+                  config.grid[i], limits.max_grid_dim[i]);
+    threads *= config.block[i];
+  }
+  if (threads > static_cast<uint64_t>(limits.max_threads_per_block))
+    return fail(AG_ERROR_INVALID_CONFIGURATION, "a block of %llu threads exceeds the device's %d",
+                (unsigned long long)threads, limits.max_threads_per_block);
+  if (config.shared_memory_bytes > limits.shared_memory_per_block)
+    return fail(AG_ERROR_INVALID_CONFIGURATION,
+                "%u bytes of dynamic shared memory exceed the device's %llu per block",
+                config.shared_memory_bytes, (unsigned long long)limits.shared_memory_per_block);
+  return AG_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+ag_result agLaunchKernel(ag_function function, unsigned int grid_x, unsigned int grid_y,
+                         unsigned int grid_z, unsigned int block_x, unsigned int block_y,
+                         unsigned int block_z, unsigned int shared_memory_bytes, ag_stream stream,
+                         void** params, void** extra) {
+  AG_ENTRY();
+  Function* f;
+  if (ag_result r = get_function(function, &f)) return r;
+  if (extra) return fail(AG_ERROR_NOT_SUPPORTED, "extra must be NULL; pass arguments in params");
+  const LaunchConfig config{{grid_x, grid_y, grid_z}, {block_x, block_y, block_z},
+                            shared_memory_bytes};
+  if (ag_result r = check_dimensions(f->device->properties, config)) return r;
+  if (!f->params.empty()) {
+    if (!params)
+      return fail(AG_ERROR_INVALID_VALUE, "params is NULL but the kernel takes %zu parameters",
+                  f->params.size());
+    for (size_t i = 0; i < f->params.size(); ++i)
+      if (!params[i]) return fail(AG_ERROR_INVALID_VALUE, "params[%zu] is NULL", i);
+  }
+  void* native_stream = nullptr;
+  if (stream) {
+    Stream* s;
+    if (ag_result r = get_stream(stream, &s)) return r;
+    if (s->device != f->device)
+      return fail(AG_ERROR_INVALID_VALUE, "the stream is on device %d, the function on device %d",
+                  s->device->ordinal, f->device->ordinal);
+    native_stream = s->native;
+  }
+  return f->device->impl->launch(f->native, config, params, native_stream);
+}
+
+}  // extern "C"

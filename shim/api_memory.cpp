@@ -1,0 +1,150 @@
+// Device and pinned host memory, copies and memset, synchronous and on a stream.
+#include "api_common.h"
+
+using namespace anygpu;
+
+namespace {
+
+ag_result allocate(ag_device device, size_t bytes, void** pointer, AllocationKind kind) {
+  Device* dev;
+  if (ag_result r = get_device(device, &dev)) return r;
+  if (ag_result r = require_pointer(pointer, "pointer")) return r;
+  if (ag_result r = require_size(bytes)) return r;
+  if (bytes > dev->properties.total_memory)
+    return fail(AG_ERROR_OUT_OF_MEMORY, "%zu bytes exceed the device's %llu bytes of memory",
+                bytes, (unsigned long long)dev->properties.total_memory);
+  void* allocated = nullptr;
+  ag_result r = kind == AllocationKind::device ? dev->impl->mem_alloc(bytes, &allocated)
+                                               : dev->impl->host_alloc(bytes, &allocated);
+  if (r != AG_SUCCESS) return r;
+  dev->allocations.add(allocated, bytes, kind);
+  *pointer = allocated;
+  return AG_SUCCESS;
+}
+
+ag_result release(ag_device device, void* pointer, AllocationKind kind) {
+  Device* dev;
+  if (ag_result r = get_device(device, &dev)) return r;
+  if (ag_result r = require_pointer(pointer, "pointer")) return r;
+  const char* what = kind == AllocationKind::device ? "agMemAlloc" : "agMemAllocHost";
+  if (!dev->allocations.is_base(pointer, kind))
+    return fail(AG_ERROR_INVALID_ADDRESS, "%p is not an allocation made by %s on device %d",
+                pointer, what, dev->ordinal);
+  if (ag_result r = dev->impl->synchronize()) return r;  // pending work may still use it
+  if (!dev->allocations.remove(pointer, kind))
+    return fail(AG_ERROR_INVALID_ADDRESS, "%p was freed by another thread meanwhile", pointer);
+  return kind == AllocationKind::device ? dev->impl->mem_free(pointer)
+                                        : dev->impl->host_free(pointer);
+}
+
+ag_result check_copy(const Device& dev, CopyKind kind, void* dst, const void* src, size_t bytes) {
+  if (ag_result r = require_size(bytes)) return r;
+  if (kind == CopyKind::device_to_host) {
+    if (ag_result r = require_pointer(dst, "dst (host)")) return r;
+  } else if (ag_result r = require_device_range(dev, dst, bytes, "dst (device)")) {
+    return r;
+  }
+  if (kind == CopyKind::host_to_device) return require_pointer(src, "src (host)");
+  return require_device_range(dev, src, bytes, "src (device)");
+}
+
+ag_result copy_sync(ag_device device, CopyKind kind, void* dst, const void* src, size_t bytes) {
+  Device* dev;
+  if (ag_result r = get_device(device, &dev)) return r;
+  if (ag_result r = check_copy(*dev, kind, dst, src, bytes)) return r;
+  return dev->impl->copy(kind, dst, src, bytes, nullptr);
+}
+
+ag_result copy_async(ag_stream stream, CopyKind kind, void* dst, const void* src, size_t bytes) {
+  Stream* s;
+  if (ag_result r = get_stream(stream, &s)) return r;
+  if (ag_result r = check_copy(*s->device, kind, dst, src, bytes)) return r;
+  return s->device->impl->copy(kind, dst, src, bytes, s->native);
+}
+
+}  // namespace
+
+extern "C" {
+
+ag_result agMemAlloc(ag_device device, size_t bytes, void** device_ptr) {
+  AG_ENTRY();
+  return allocate(device, bytes, device_ptr, AllocationKind::device);
+}
+
+ag_result agMemFree(ag_device device, void* device_ptr) {
+  AG_ENTRY();
+  return release(device, device_ptr, AllocationKind::device);
+}
+
+ag_result agMemAllocHost(ag_device device, size_t bytes, void** host_ptr) {
+  AG_ENTRY();
+  return allocate(device, bytes, host_ptr, AllocationKind::pinned_host);
+}
+
+ag_result agMemFreeHost(ag_device device, void* host_ptr) {
+  AG_ENTRY();
+  return release(device, host_ptr, AllocationKind::pinned_host);
+}
+
+ag_result agMemGetInfo(ag_device device, size_t* free_bytes, size_t* total_bytes) {
+  AG_ENTRY();
+  Device* dev;
+  if (ag_result r = get_device(device, &dev)) return r;
+  if (ag_result r = require_pointer(free_bytes, "free_bytes")) return r;
+  if (ag_result r = require_pointer(total_bytes, "total_bytes")) return r;
+  size_t free_value = 0, total_value = 0;
+  if (ag_result r = dev->impl->mem_info(&free_value, &total_value)) return r;
+  *free_bytes = free_value;
+  *total_bytes = total_value;
+  return AG_SUCCESS;
+}
+
+ag_result agMemcpyHtoD(ag_device device, void* dst, const void* src, size_t bytes) {
+  AG_ENTRY();
+  return copy_sync(device, CopyKind::host_to_device, dst, src, bytes);
+}
+
+ag_result agMemcpyDtoH(ag_device device, void* dst, const void* src, size_t bytes) {
+  AG_ENTRY();
+  return copy_sync(device, CopyKind::device_to_host, dst, src, bytes);
+}
+
+ag_result agMemcpyDtoD(ag_device device, void* dst, const void* src, size_t bytes) {
+  AG_ENTRY();
+  return copy_sync(device, CopyKind::device_to_device, dst, src, bytes);
+}
+
+ag_result agMemsetD8(ag_device device, void* dst, unsigned char value, size_t bytes) {
+  AG_ENTRY();
+  Device* dev;
+  if (ag_result r = get_device(device, &dev)) return r;
+  if (ag_result r = require_size(bytes)) return r;
+  if (ag_result r = require_device_range(*dev, dst, bytes, "dst (device)")) return r;
+  return dev->impl->memset8(dst, value, bytes, nullptr);
+}
+
+ag_result agMemcpyHtoDAsync(void* dst, const void* src, size_t bytes, ag_stream stream) {
+  AG_ENTRY();
+  return copy_async(stream, CopyKind::host_to_device, dst, src, bytes);
+}
+
+ag_result agMemcpyDtoHAsync(void* dst, const void* src, size_t bytes, ag_stream stream) {
+  AG_ENTRY();
+  return copy_async(stream, CopyKind::device_to_host, dst, src, bytes);
+}
+
+ag_result agMemcpyDtoDAsync(void* dst, const void* src, size_t bytes, ag_stream stream) {
+  AG_ENTRY();
+  return copy_async(stream, CopyKind::device_to_device, dst, src, bytes);
+}
+
+ag_result agMemsetD8Async(void* dst, unsigned char value, size_t bytes, ag_stream stream) {
+  AG_ENTRY();
+  Stream* s;
+  if (ag_result r = get_stream(stream, &s)) return r;
+  if (ag_result r = require_size(bytes)) return r;
+  if (ag_result r = require_device_range(*s->device, dst, bytes, "dst (device)")) return r;
+  return s->device->impl->memset8(dst, value, bytes, s->native);
+}
+
+}  // extern "C"

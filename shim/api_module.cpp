@@ -1,0 +1,131 @@
+// Modules, functions and their parameter layout.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "api_common.h"
+#include "code_object_selection.h"
+
+using namespace anygpu;
+
+namespace {
+
+ag_result load_module(Device* dev, const void* image, size_t bytes, ag_module* module) {
+  CodeObject code;
+  if (ag_result r = select_code_object(*dev, image, bytes, &code)) return r;
+  void* native = nullptr;
+  if (ag_result r = dev->impl->module_load(code, &native)) return r;
+  auto* object = new Module;
+  object->device = dev;
+  object->native = native;
+  void* handle = handles().modules.insert(object);
+  if (!handle) {
+    dev->impl->module_unload(native);
+    delete object;
+    return fail(AG_ERROR_OUT_OF_MEMORY, "too many modules");
+  }
+  *module = static_cast<ag_module>(handle);
+  return AG_SUCCESS;
+}
+
+bool read_file(const char* path, std::vector<unsigned char>& bytes, int& error) {
+  FILE* file = fopen(path, "rb");
+  if (!file) {
+    error = errno;
+    return false;
+  }
+  unsigned char buffer[65536];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, file)) > 0) bytes.insert(bytes.end(), buffer, buffer + n);
+  error = ferror(file) ? EIO : 0;
+  fclose(file);
+  return error == 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+ag_result agModuleLoadData(ag_device device, const void* image, size_t bytes, ag_module* module) {
+  AG_ENTRY();
+  Device* dev;
+  if (ag_result r = get_device(device, &dev)) return r;
+  if (ag_result r = require_pointer(image, "image")) return r;
+  if (ag_result r = require_size(bytes)) return r;
+  if (ag_result r = require_pointer(module, "module")) return r;
+  return load_module(dev, image, bytes, module);
+}
+
+ag_result agModuleLoad(ag_device device, const char* path, ag_module* module) {
+  AG_ENTRY();
+  Device* dev;
+  if (ag_result r = get_device(device, &dev)) return r;
+  if (ag_result r = require_pointer(path, "path")) return r;
+  if (ag_result r = require_pointer(module, "module")) return r;
+  std::vector<unsigned char> bytes;
+  int error = 0;
+  if (!read_file(path, bytes, error))
+    return fail(AG_ERROR_FILE_NOT_FOUND, "cannot read %s: %s", path, strerror(error));
+  if (bytes.empty()) return fail(AG_ERROR_INVALID_IMAGE, "%s is empty", path);
+  return load_module(dev, bytes.data(), bytes.size(), module);
+}
+
+ag_result agModuleUnload(ag_module module) {
+  AG_ENTRY();
+  Module* m = handles().modules.remove(module);
+  if (!m) return get_module(module, &m);
+  {
+    std::lock_guard<std::mutex> lock(m->functions_mutex);
+    for (ag_function f : m->functions) delete handles().functions.remove(f);
+  }
+  ag_result r = m->device->impl->synchronize();  // queued launches may still use the code
+  if (r == AG_SUCCESS) r = m->device->impl->module_unload(m->native);
+  delete m;
+  return r;
+}
+
+ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* function) {
+  AG_ENTRY();
+  Module* m;
+  if (ag_result r = get_module(module, &m)) return r;
+  if (ag_result r = require_pointer(name, "name")) return r;
+  if (ag_result r = require_pointer(function, "function")) return r;
+  if (name[0] == '\0') return fail(AG_ERROR_INVALID_VALUE, "name is empty");
+  auto* object = new Function{m, m->device, nullptr, {}};
+  if (ag_result r = m->device->impl->module_get_function(m->native, name, &object->native,
+                                                         object->params)) {
+    delete object;
+    return r;
+  }
+  std::lock_guard<std::mutex> lock(m->functions_mutex);
+  void* handle = handles().functions.insert(object);
+  if (!handle) {
+    delete object;
+    return fail(AG_ERROR_OUT_OF_MEMORY, "too many functions");
+  }
+  m->functions.push_back(static_cast<ag_function>(handle));
+  *function = static_cast<ag_function>(handle);
+  return AG_SUCCESS;
+}
+
+ag_result agFunctionGetParamCount(ag_function function, int* count) {
+  AG_ENTRY();
+  Function* f;
+  if (ag_result r = get_function(function, &f)) return r;
+  if (ag_result r = require_pointer(count, "count")) return r;
+  *count = static_cast<int>(f->params.size());
+  return AG_SUCCESS;
+}
+
+ag_result agFunctionGetParamInfo(ag_function function, int index, ag_param_info* info) {
+  AG_ENTRY();
+  Function* f;
+  if (ag_result r = get_function(function, &f)) return r;
+  if (index < 0 || index >= static_cast<int>(f->params.size()))
+    return fail(AG_ERROR_INVALID_VALUE, "parameter index %d is out of range [0, %zu)", index,
+                f->params.size());
+  return write_versioned(info, f->params[index], "info");
+}
+
+}  // extern "C"

@@ -1,0 +1,138 @@
+// Streams and events.
+#include "api_common.h"
+
+using namespace anygpu;
+
+namespace {
+
+ag_result require_same_device(const Device* a, const Device* b, const char* what) {
+  if (a != b)
+    return fail(AG_ERROR_INVALID_VALUE, "%s belong to different devices (%d and %d)", what,
+                a->ordinal, b->ordinal);
+  return AG_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+ag_result agStreamCreate(ag_device device, unsigned int flags, ag_stream* stream) {
+  AG_ENTRY();
+  Device* dev;
+  if (ag_result r = get_device(device, &dev)) return r;
+  if (ag_result r = require_pointer(stream, "stream")) return r;
+  if (flags != 0) return fail(AG_ERROR_INVALID_VALUE, "flags is %u; it must be 0", flags);
+  void* native = nullptr;
+  if (ag_result r = dev->impl->stream_create(flags, &native)) return r;
+  auto* object = new Stream{dev, native};
+  void* handle = handles().streams.insert(object);
+  if (!handle) {
+    dev->impl->stream_destroy(native);
+    delete object;
+    return fail(AG_ERROR_OUT_OF_MEMORY, "too many streams");
+  }
+  *stream = static_cast<ag_stream>(handle);
+  return AG_SUCCESS;
+}
+
+ag_result agStreamDestroy(ag_stream stream) {
+  AG_ENTRY();
+  Stream* s = handles().streams.remove(stream);
+  if (!s) return get_stream(stream, &s);  // records the detail
+  ag_result r = s->device->impl->stream_destroy(s->native);
+  delete s;
+  return r;
+}
+
+ag_result agStreamSynchronize(ag_stream stream) {
+  AG_ENTRY();
+  Stream* s;
+  if (ag_result r = get_stream(stream, &s)) return r;
+  return s->device->impl->stream_synchronize(s->native);
+}
+
+ag_result agStreamQuery(ag_stream stream) {
+  AG_ENTRY();
+  Stream* s;
+  if (ag_result r = get_stream(stream, &s)) return r;
+  return s->device->impl->stream_query(s->native);
+}
+
+ag_result agStreamWaitEvent(ag_stream stream, ag_event event, unsigned int flags) {
+  AG_ENTRY();
+  Stream* s;
+  Event* e;
+  if (ag_result r = get_stream(stream, &s)) return r;
+  if (ag_result r = get_event(event, &e)) return r;
+  if (flags != 0) return fail(AG_ERROR_INVALID_VALUE, "flags is %u; it must be 0", flags);
+  if (s->device->backend != e->device->backend)
+    return fail(AG_ERROR_NOT_SUPPORTED, "the stream and the event belong to different backends");
+  return s->device->impl->stream_wait_event(s->native, e->native);
+}
+
+ag_result agEventCreate(ag_device device, unsigned int flags, ag_event* event) {
+  AG_ENTRY();
+  Device* dev;
+  if (ag_result r = get_device(device, &dev)) return r;
+  if (ag_result r = require_pointer(event, "event")) return r;
+  if (flags != 0) return fail(AG_ERROR_INVALID_VALUE, "flags is %u; it must be 0", flags);
+  void* native = nullptr;
+  if (ag_result r = dev->impl->event_create(flags, &native)) return r;
+  auto* object = new Event{dev, native};
+  void* handle = handles().events.insert(object);
+  if (!handle) {
+    dev->impl->event_destroy(native);
+    delete object;
+    return fail(AG_ERROR_OUT_OF_MEMORY, "too many events");
+  }
+  *event = static_cast<ag_event>(handle);
+  return AG_SUCCESS;
+}
+
+ag_result agEventDestroy(ag_event event) {
+  AG_ENTRY();
+  Event* e = handles().events.remove(event);
+  if (!e) return get_event(event, &e);
+  ag_result r = e->device->impl->event_destroy(e->native);
+  delete e;
+  return r;
+}
+
+ag_result agEventRecord(ag_event event, ag_stream stream) {
+  AG_ENTRY();
+  Event* e;
+  Stream* s;
+  if (ag_result r = get_event(event, &e)) return r;
+  if (ag_result r = get_stream(stream, &s)) return r;
+  if (ag_result r = require_same_device(e->device, s->device, "the event and the stream")) return r;
+  return e->device->impl->event_record(e->native, s->native);
+}
+
+ag_result agEventSynchronize(ag_event event) {
+  AG_ENTRY();
+  Event* e;
+  if (ag_result r = get_event(event, &e)) return r;
+  return e->device->impl->event_synchronize(e->native);
+}
+
+ag_result agEventQuery(ag_event event) {
+  AG_ENTRY();
+  Event* e;
+  if (ag_result r = get_event(event, &e)) return r;
+  return e->device->impl->event_query(e->native);
+}
+
+ag_result agEventElapsedTime(float* milliseconds, ag_event start, ag_event end) {
+  AG_ENTRY();
+  Event *s, *e;
+  if (ag_result r = require_pointer(milliseconds, "milliseconds")) return r;
+  if (ag_result r = get_event(start, &s)) return r;
+  if (ag_result r = get_event(end, &e)) return r;
+  if (ag_result r = require_same_device(s->device, e->device, "the two events")) return r;
+  float value = 0;
+  if (ag_result r = s->device->impl->event_elapsed(&value, s->native, e->native)) return r;
+  *milliseconds = value;
+  return AG_SUCCESS;
+}
+
+}  // extern "C"

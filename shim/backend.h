@@ -1,0 +1,78 @@
+// The backend interface: what shim/ asks of a vendor backend. One Backend per vendor, one
+// DeviceBackend per device. Native objects (streams, events, modules, functions) are opaque
+// pointers owned by the backend. Arguments arrive already checked by the shim; a backend checks
+// only what needs the driver, and reports failures through anygpu::fail().
+#pragma once
+
+#include <anygpu/anygpu.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "code_object.h"
+
+namespace anygpu {
+
+enum class CopyKind { host_to_device, device_to_host, device_to_device };
+
+
+struct LaunchConfig {
+  unsigned grid[3];
+  unsigned block[3];
+  unsigned shared_memory_bytes;
+};
+
+class DeviceBackend {
+ public:
+  virtual ~DeviceBackend() = default;
+
+  virtual void get_properties(ag_device_properties& properties) = 0;
+  virtual ag_result synchronize() = 0;
+
+  virtual ag_result mem_alloc(size_t bytes, void** pointer) = 0;
+  virtual ag_result mem_free(void* pointer) = 0;
+  virtual ag_result host_alloc(size_t bytes, void** pointer) = 0;
+  virtual ag_result host_free(void* pointer) = 0;
+  virtual ag_result mem_info(size_t* free_bytes, size_t* total_bytes) = 0;
+  // `stream` nullptr: synchronous.
+  virtual ag_result copy(CopyKind kind, void* dst, const void* src, size_t bytes, void* stream) = 0;
+  virtual ag_result memset8(void* dst, unsigned char value, size_t bytes, void* stream) = 0;
+
+  virtual ag_result stream_create(unsigned flags, void** stream) = 0;
+  virtual ag_result stream_destroy(void* stream) = 0;
+  virtual ag_result stream_synchronize(void* stream) = 0;
+  virtual ag_result stream_query(void* stream) = 0;
+  virtual ag_result stream_wait_event(void* stream, void* event) = 0;
+
+  virtual ag_result event_create(unsigned flags, void** event) = 0;
+  virtual ag_result event_destroy(void* event) = 0;
+  virtual ag_result event_record(void* event, void* stream) = 0;
+  virtual ag_result event_synchronize(void* event) = 0;
+  virtual ag_result event_query(void* event) = 0;
+  virtual ag_result event_elapsed(float* milliseconds, void* start, void* end) = 0;
+
+  virtual ag_result module_load(const CodeObject& code, void** module) = 0;
+  virtual ag_result module_unload(void* module) = 0;
+  // `layout` receives the parameter layout where the code object records it.
+  virtual ag_result module_get_function(void* module, const char* name, void** function,
+                                        std::vector<ag_param_info>& layout) = 0;
+  // `stream` nullptr: run to completion before returning.
+  virtual ag_result launch(void* function, const LaunchConfig& config, void** params,
+                           void* stream) = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual ag_backend_kind kind() const = 0;
+  virtual const char* name() const = 0;
+  // Loads the driver and enumerates devices; false with `reason` when it cannot be used.
+  virtual bool load(std::string& reason) = 0;
+  // The library loaded or last tried ("" when none).
+  virtual std::string library() const = 0;
+  virtual int device_count() const = 0;
+  virtual DeviceBackend& device(int index) = 0;
+};
+
+}  // namespace anygpu

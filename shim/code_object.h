@@ -1,0 +1,32 @@
+// Code-object format detection: what an image is, from its bytes alone. Every read is bounds-checked.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace anygpu {
+
+enum class CodeObjectFormat {
+  unknown,
+  host_shared_object,   // ELF shared object for this machine, built with anygpu/kernel.h
+  foreign_elf,          // ELF for another CPU or not a shared object
+  cuda_cubin,           // ELF, EM_CUDA
+  amdgpu_code_object,   // ELF, EM_AMDGPU
+  ptx,                  // PTX text
+  spirv,                // SPIR-V binary
+  clang_offload_bundle, // __CLANG_OFFLOAD_BUNDLE__
+  nvidia_fatbin,        // fatbin container
+};
+
+struct CodeObject {
+  CodeObjectFormat format;
+  const unsigned char* data;
+  size_t size;
+};
+
+CodeObject detect_code_object(const void* data, size_t size);
+const char* format_name(CodeObjectFormat format);
+// The ELF machine name this build's host code objects need ("x86_64", "aarch64").
+const char* host_machine_name();
+
+}  // namespace anygpu

@@ -1,0 +1,12 @@
+#include "environment.h"
+
+#include <cstdlib>
+
+namespace anygpu {
+
+std::string environment(const char* name) {
+  const char* value = secure_getenv(name);
+  return value ? value : "";
+}
+
+}  // namespace anygpu

@@ -1,0 +1,31 @@
+// The backends and devices of this process, found once on first use (std::call_once).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "objects.h"
+
+namespace anygpu {
+
+struct BackendRecord {
+  std::unique_ptr<Backend> backend;
+  bool available = false;
+  int device_count = 0;
+  std::string library;
+  std::string reason;
+};
+
+struct Registry {
+  std::vector<BackendRecord> backends;  // every known backend, selected ones first
+  std::vector<Device*> devices;         // device order: by selected backend order
+};
+
+// Initialises on the first call, from any thread; never fails (a registry may have no device).
+Registry& registry();
+
+// Looks a device handle up (initialising first). nullptr when invalid.
+Device* find_device(ag_device handle);
+
+}  // namespace anygpu

@@ -1,0 +1,122 @@
+// anygpu-info: the backends anygpu knows (available or why not) and the devices it found.
+//   anygpu-info [--json]
+#include <anygpu/anygpu.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace {
+
+const char* backend_label(ag_backend_kind kind) {
+  switch (kind) {
+    case AG_BACKEND_CUDA: return "CUDA";
+    case AG_BACKEND_HIP: return "HIP";
+    case AG_BACKEND_LEVEL_ZERO: return "Level Zero";
+    case AG_BACKEND_CPU: return "CPU";
+  }
+  return "?";
+}
+
+std::string json_string(const char* text) {
+  std::string out = "\"";
+  for (const char* c = text; *c; ++c) {
+    const unsigned char ch = static_cast<unsigned char>(*c);
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += *c;
+    } else if (ch < 0x20) {
+      char escaped[8];
+      snprintf(escaped, sizeof escaped, "\\u%04x", ch);
+      out += escaped;
+    } else {
+      out += *c;
+    }
+  }
+  return out + "\"";
+}
+
+int fail(const char* what, ag_result result) {
+  const char* detail = "";
+  agGetLastErrorDetail(&detail);
+  fprintf(stderr, "anygpu-info: %s failed: %s\n", what, detail);
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool json = false;
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--json") == 0) {
+      json = true;
+    } else {
+      fprintf(stderr, "usage: anygpu-info [--json]\n");
+      return strcmp(argv[i], "--help") == 0 ? 0 : 2;
+    }
+  }
+  int version = 0, backend_count = 0, device_count = 0;
+  if (ag_result r = agGetVersion(&version)) return fail("agGetVersion", r);
+  if (ag_result r = agBackendGetCount(&backend_count)) return fail("agBackendGetCount", r);
+  if (ag_result r = agDeviceGetCount(&device_count)) return fail("agDeviceGetCount", r);
+
+  if (json)
+    printf("{\n  \"version\": \"%d.%d.%d\",\n  \"backends\": [", version / 10000, version / 100 % 100,
+           version % 100);
+  else
+    printf("anygpu %d.%d.%d\n\nBackends:\n", version / 10000, version / 100 % 100, version % 100);
+  for (int i = 0; i < backend_count; ++i) {
+    ag_backend_info info{};
+    info.struct_size = sizeof info;
+    if (ag_result r = agBackendGetInfo(i, &info)) return fail("agBackendGetInfo", r);
+    if (json) {
+      printf("%s\n    {\"name\": %s, \"available\": %s, \"devices\": %d, \"library\": %s, "
+             "\"reason\": %s}",
+             i ? "," : "", json_string(info.name).c_str(), info.available ? "true" : "false",
+             info.device_count, json_string(info.library).c_str(),
+             json_string(info.reason).c_str());
+    } else if (info.available) {
+      printf("  %-11s available, %d device(s)%s%s\n", backend_label(info.kind), info.device_count,
+             info.library[0] ? ", " : "", info.library);
+    } else {
+      printf("  %-11s unavailable: %s\n", backend_label(info.kind), info.reason);
+    }
+  }
+  if (json)
+    printf("\n  ],\n  \"devices\": [");
+  else
+    printf("\nDevices:%s\n", device_count ? "" : " none");
+  for (int i = 0; i < device_count; ++i) {
+    ag_device device;
+    ag_device_properties p{};
+    p.struct_size = sizeof p;
+    if (ag_result r = agDeviceGet(i, &device)) return fail("agDeviceGet", r);
+    if (ag_result r = agDeviceGetProperties(device, &p)) return fail("agDeviceGetProperties", r);
+    if (json) {
+      printf("%s\n    {\"ordinal\": %d, \"name\": %s, \"vendor\": %s, \"backend\": %s, "
+             "\"architecture\": %s, \"total_memory\": %llu, \"compute_units\": %d, "
+             "\"max_threads_per_block\": %d, \"max_block_dim\": [%d, %d, %d], "
+             "\"max_grid_dim\": [%d, %d, %d], \"shared_memory_per_block\": %llu, "
+             "\"warp_size\": %d}",
+             i ? "," : "", p.ordinal, json_string(p.name).c_str(), json_string(p.vendor).c_str(),
+             json_string(backend_label(p.backend)).c_str(), json_string(p.architecture).c_str(),
+             (unsigned long long)p.total_memory, p.compute_units, p.max_threads_per_block,
+             p.max_block_dim[0], p.max_block_dim[1], p.max_block_dim[2], p.max_grid_dim[0],
+             p.max_grid_dim[1], p.max_grid_dim[2], (unsigned long long)p.shared_memory_per_block,
+             p.warp_size);
+    } else {
+      printf("  [%d] %s (%s, %s backend)\n", p.ordinal, p.name, p.vendor, backend_label(p.backend));
+      printf("      architecture        %s\n", p.architecture);
+      printf("      memory              %.1f GiB\n", p.total_memory / 1073741824.0);
+      printf("      compute units       %d\n", p.compute_units);
+      printf("      threads per block   %d (block %d x %d x %d, grid %d x %d x %d)\n",
+             p.max_threads_per_block, p.max_block_dim[0], p.max_block_dim[1], p.max_block_dim[2],
+             p.max_grid_dim[0], p.max_grid_dim[1], p.max_grid_dim[2]);
+      printf("      shared memory       %llu bytes per block\n",
+             (unsigned long long)p.shared_memory_per_block);
+      printf("      warp size           %d\n", p.warp_size);
+    }
+  }
+  if (json) printf("\n  ]\n}\n");
+  return 0;
+}
