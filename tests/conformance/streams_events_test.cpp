@@ -1,0 +1,199 @@
+// Streams and events on every device: ordering within a stream, independence between streams,
+// a stream waiting on another's event, event timing.
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "test_support.h"
+
+using namespace anygpu_test;
+
+namespace {
+
+class StreamTest : public ::testing::TestWithParam<int> {
+ protected:
+  void SetUp() override {
+    ASSERT_AG(agStreamCreate(device, 0, &stream_a));
+    ASSERT_AG(agStreamCreate(device, 0, &stream_b));
+  }
+  void TearDown() override {
+    if (stream_a) EXPECT_AG(agStreamDestroy(stream_a));
+    if (stream_b) EXPECT_AG(agStreamDestroy(stream_b));
+  }
+
+  // Occupies `stream` with a kernel that spins until release_gate(); `gate` holds {flag, done}.
+  void block_stream(ag_stream stream, DeviceBuffer<int>& gate) {
+    void* flag = gate.get();
+    void* done = static_cast<int*>(gate.get()) + 1;
+    void* params[] = {&flag, &done};
+    ASSERT_AG(agLaunchKernel(module.function("wait_flag"), 1, 1, 1, 1, 1, 1, 0, stream, params,
+                             nullptr));
+  }
+  void release_gate(DeviceBuffer<int>& gate) {
+    const int one = 1;
+    ASSERT_AG(agMemcpyHtoD(device, gate.get(), &one, sizeof one));
+  }
+
+  ag_device device = device_at(GetParam());
+  TestModule module{device};
+  ag_stream stream_a = nullptr, stream_b = nullptr;
+};
+
+// copy -> kernel -> copy on one stream, with host buffers, synchronised once at the end.
+TEST_P(StreamTest, CopyKernelCopyRunInOrder) {
+  int n = 300001;
+  float a = 3.0f;
+  std::vector<float> x(n), y(n), result(n, -1.0f);
+  for (int i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i % 101);
+    y[i] = static_cast<float>(i % 3);
+  }
+  DeviceBuffer<float> dx(device, n), dy(device, n);
+  ASSERT_AG(agMemcpyHtoDAsync(dx.get(), x.data(), dx.bytes(), stream_a));
+  ASSERT_AG(agMemcpyHtoDAsync(dy.get(), y.data(), dy.bytes(), stream_a));
+  void* params[] = {&n, &a, dx.param(), dy.param()};
+  ASSERT_AG(agLaunchKernel(module.function("saxpy"), (n + 255) / 256, 1, 1, 256, 1, 1, 0, stream_a,
+                           params, nullptr));
+  ASSERT_AG(agMemcpyDtoHAsync(result.data(), dy.get(), dy.bytes(), stream_a));
+  ASSERT_AG(agStreamSynchronize(stream_a));
+  EXPECT_AG(agStreamQuery(stream_a));
+  for (int i = 0; i < n; ++i) ASSERT_EQ(a * x[i] + y[i], result[i]) << "element " << i;
+}
+
+// Launch arguments are copied at the call: changing them afterwards changes nothing.
+TEST_P(StreamTest, LaunchArgumentsAreCapturedAtTheCall) {
+  int n = 1000;
+  float a = 2.0f;
+  DeviceBuffer<float> dx(device, std::vector<float>(n, 1.0f)), dy(device, std::vector<float>(n, 0.0f));
+  DeviceBuffer<int> gate(device, std::vector<int>{0, 0});
+  block_stream(stream_a, gate);
+  void* params[] = {&n, &a, dx.param(), dy.param()};
+  ASSERT_AG(agLaunchKernel(module.function("saxpy"), 4, 1, 1, 256, 1, 1, 0, stream_a, params,
+                           nullptr));
+  a = 100.0f;
+  n = 1;
+  release_gate(gate);
+  ASSERT_AG(agStreamSynchronize(stream_a));
+  for (float v : dy.download()) ASSERT_EQ(2.0f, v);
+}
+
+TEST_P(StreamTest, MemsetAndDeviceToDeviceCopyAreOrdered) {
+  const size_t n = 4096;
+  DeviceBuffer<unsigned char> src(device, n), dst(device, n);
+  ASSERT_AG(agMemsetD8Async(src.get(), 0xAB, n, stream_a));
+  ASSERT_AG(agMemcpyDtoDAsync(dst.get(), src.get(), n, stream_a));
+  ASSERT_AG(agMemsetD8Async(src.get(), 0x00, n / 2, stream_a));
+  ASSERT_AG(agStreamSynchronize(stream_a));
+  for (unsigned char v : dst.download()) ASSERT_EQ(0xAB, v);
+  const std::vector<unsigned char> s = src.download();
+  EXPECT_EQ(0x00, s[0]);
+  EXPECT_EQ(0xAB, s[n - 1]);
+}
+
+// Stream B finishes its own work while stream A is held busy.
+TEST_P(StreamTest, TwoStreamsRunIndependently) {
+  DeviceBuffer<int> gate(device, std::vector<int>{0, 0});
+  block_stream(stream_a, gate);
+  DeviceBuffer<unsigned char> b_data(device, 1024);
+  ASSERT_AG(agMemsetD8Async(b_data.get(), 7, 1024, stream_b));
+  ASSERT_AG(agStreamSynchronize(stream_b));  // would hang if B waited for A
+  for (unsigned char v : b_data.download()) ASSERT_EQ(7, v);
+  EXPECT_EQ(AG_ERROR_NOT_READY, agStreamQuery(stream_a));
+  release_gate(gate);
+  ASSERT_AG(agStreamSynchronize(stream_a));
+  EXPECT_EQ(1, gate.download()[1]);
+}
+
+// B waits on an event recorded on A after A's blocked kernel: B's memset must wait too.
+TEST_P(StreamTest, StreamWaitsOnAnotherStreamsEvent) {
+  DeviceBuffer<int> gate(device, std::vector<int>{0, 0});
+  DeviceBuffer<unsigned char> data(device, std::vector<unsigned char>(256, 1));
+  ag_event event;
+  ASSERT_AG(agEventCreate(device, 0, &event));
+  block_stream(stream_a, gate);
+  ASSERT_AG(agEventRecord(event, stream_a));
+  ASSERT_AG(agStreamWaitEvent(stream_b, event, 0));
+  ASSERT_AG(agMemsetD8Async(data.get(), 9, 256, stream_b));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // time for B to run, if it could
+  EXPECT_EQ(AG_ERROR_NOT_READY, agStreamQuery(stream_b));
+  EXPECT_EQ(AG_ERROR_NOT_READY, agEventQuery(event));
+  EXPECT_EQ(1, data.download()[0]);
+  release_gate(gate);
+  ASSERT_AG(agStreamSynchronize(stream_b));
+  EXPECT_AG(agEventQuery(event));
+  for (unsigned char v : data.download()) ASSERT_EQ(9, v);
+  ASSERT_AG(agEventDestroy(event));
+}
+
+TEST_P(StreamTest, EventElapsedTimeCoversTheWorkBetween) {
+  ag_event start, end;
+  ASSERT_AG(agEventCreate(device, 0, &start));
+  ASSERT_AG(agEventCreate(device, 0, &end));
+  EXPECT_AG(agEventQuery(start));  // never recorded: nothing pending
+  DeviceBuffer<int> gate(device, std::vector<int>{0, 0});
+  ASSERT_AG(agEventRecord(start, stream_a));
+  block_stream(stream_a, gate);
+  ASSERT_AG(agEventRecord(end, stream_a));
+  float ms = -1.0f;
+  EXPECT_EQ(AG_ERROR_NOT_READY, agEventElapsedTime(&ms, start, end));
+  EXPECT_EQ(-1.0f, ms);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  release_gate(gate);
+  ASSERT_AG(agEventSynchronize(end));
+  ASSERT_AG(agEventElapsedTime(&ms, start, end));
+  EXPECT_TRUE(std::isfinite(ms));
+  EXPECT_GE(ms, 20.0f);  // the gate was held at least this long between the records
+  float reverse = 0;
+  ASSERT_AG(agEventElapsedTime(&reverse, end, start));
+  EXPECT_EQ(-ms, reverse);
+  ASSERT_AG(agEventDestroy(start));
+  ASSERT_AG(agEventDestroy(end));
+}
+
+// An event destroyed while its record is still queued is released safely.
+TEST_P(StreamTest, EventDestroyedWhileRecordIsPending) {
+  DeviceBuffer<int> gate(device, std::vector<int>{0, 0});
+  ag_event event;
+  ASSERT_AG(agEventCreate(device, 0, &event));
+  block_stream(stream_a, gate);
+  ASSERT_AG(agEventRecord(event, stream_a));
+  ASSERT_AG(agStreamWaitEvent(stream_b, event, 0));
+  ASSERT_AG(agEventDestroy(event));
+  release_gate(gate);
+  ASSERT_AG(agStreamSynchronize(stream_a));
+  ASSERT_AG(agStreamSynchronize(stream_b));
+}
+
+TEST_P(StreamTest, DeviceSynchronizeWaitsForEveryStream) {
+  DeviceBuffer<int> gate(device, std::vector<int>{0, 0});
+  block_stream(stream_a, gate);
+  DeviceBuffer<unsigned char> data(device, 512);
+  ASSERT_AG(agMemsetD8Async(data.get(), 5, 512, stream_b));
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    release_gate(gate);
+  });
+  ASSERT_AG(agDeviceSynchronize(device));
+  releaser.join();
+  EXPECT_EQ(1, gate.download()[1]);  // A's kernel finished
+  EXPECT_AG(agStreamQuery(stream_a));
+  EXPECT_AG(agStreamQuery(stream_b));
+}
+
+// Many more commands than a stream's queue holds at once.
+TEST_P(StreamTest, ManyQueuedLaunchesStayInOrder) {
+  int n = 256;
+  float a = 1.0f;
+  DeviceBuffer<float> dx(device, std::vector<float>(n, 1.0f)), dy(device, std::vector<float>(n, 0.0f));
+  void* params[] = {&n, &a, dx.param(), dy.param()};
+  ag_function saxpy = module.function("saxpy");
+  for (int i = 0; i < 1000; ++i)
+    ASSERT_AG(agLaunchKernel(saxpy, 1, 1, 1, 256, 1, 1, 0, stream_a, params, nullptr));
+  ASSERT_AG(agStreamSynchronize(stream_a));
+  for (float v : dy.download()) ASSERT_EQ(1000.0f, v);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryDevice, StreamTest, ::testing::ValuesIn(all_device_ordinals()),
+                         device_test_name);
+
+}  // namespace

@@ -1,0 +1,38 @@
+#include "shim/allocation_tracker.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+using anygpu::AllocationKind;
+using anygpu::AllocationTracker;
+
+namespace {
+
+TEST(AllocationTracker, RangesInsideOneAllocationOnly) {
+  AllocationTracker tracker;
+  alignas(16) static char first[100], second[100];
+  tracker.add(first, 100, AllocationKind::device);
+  tracker.add(second, 100, AllocationKind::pinned_host);
+  EXPECT_TRUE(tracker.contains(first, 100));
+  EXPECT_TRUE(tracker.contains(first + 99, 1));
+  EXPECT_TRUE(tracker.contains(second + 10, 50));
+  EXPECT_FALSE(tracker.contains(first + 1, 100));  // runs past the end
+  EXPECT_FALSE(tracker.contains(first - 1, 2));    // starts before
+  EXPECT_FALSE(tracker.contains(reinterpret_cast<char*>(UINTPTR_MAX - 4), 16));  // wraps around
+}
+
+TEST(AllocationTracker, RemoveNeedsTheBaseAndTheKind) {
+  AllocationTracker tracker;
+  static char block[64];
+  tracker.add(block, 64, AllocationKind::device);
+  EXPECT_TRUE(tracker.is_base(block, AllocationKind::device));
+  EXPECT_FALSE(tracker.is_base(block, AllocationKind::pinned_host));
+  EXPECT_FALSE(tracker.remove(block + 8, AllocationKind::device));
+  EXPECT_FALSE(tracker.remove(block, AllocationKind::pinned_host));
+  EXPECT_TRUE(tracker.remove(block, AllocationKind::device));
+  EXPECT_FALSE(tracker.remove(block, AllocationKind::device));
+  EXPECT_FALSE(tracker.contains(block, 1));
+}
+
+}  // namespace

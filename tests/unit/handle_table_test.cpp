@@ -1,0 +1,61 @@
+#include "shim/handle_table.h"
+
+#include <gtest/gtest.h>
+
+using anygpu::HandleKind;
+using anygpu::HandleTable;
+
+namespace {
+
+using StreamTable = HandleTable<int, HandleKind::stream>;
+using EventTable = HandleTable<int, HandleKind::event>;
+
+TEST(HandleTable, InsertedHandlesLookUpTheirObject) {
+  StreamTable table;
+  int a = 1, b = 2;
+  void* ha = table.insert(&a);
+  void* hb = table.insert(&b);
+  ASSERT_NE(nullptr, ha);
+  EXPECT_NE(ha, hb);
+  EXPECT_EQ(&a, table.lookup(ha));
+  EXPECT_EQ(&b, table.lookup(hb));
+}
+
+TEST(HandleTable, RemovedHandleIsInvalidEvenWhenItsSlotIsReused) {
+  StreamTable table;
+  int a = 1, b = 2;
+  void* ha = table.insert(&a);
+  EXPECT_EQ(&a, table.remove(ha));
+  EXPECT_EQ(nullptr, table.lookup(ha));
+  EXPECT_EQ(nullptr, table.remove(ha));
+  void* hb = table.insert(&b);  // reuses the slot with a new generation
+  EXPECT_NE(ha, hb);
+  EXPECT_EQ(nullptr, table.lookup(ha));
+  EXPECT_EQ(&b, table.lookup(hb));
+}
+
+TEST(HandleTable, MadeUpAndForeignHandlesAreRejected) {
+  StreamTable streams;
+  EventTable events;
+  int a = 1;
+  void* stream = streams.insert(&a);
+  void* event = events.insert(&a);
+  EXPECT_EQ(nullptr, streams.lookup(event));
+  EXPECT_EQ(nullptr, events.lookup(stream));
+  EXPECT_EQ(nullptr, streams.lookup(nullptr));
+  EXPECT_EQ(nullptr, streams.lookup(reinterpret_cast<void*>(0x1234)));
+  EXPECT_EQ(nullptr, streams.lookup(&a));  // a real pointer is not a handle
+  EXPECT_EQ(nullptr, streams.lookup(reinterpret_cast<void*>(~uintptr_t{0})));
+  const uintptr_t next_index = reinterpret_cast<uintptr_t>(stream) + 1;
+  EXPECT_EQ(nullptr, streams.lookup(reinterpret_cast<void*>(next_index)));
+}
+
+TEST(HandleTable, GrowsPastOneChunk) {
+  StreamTable table;
+  std::vector<int> objects(5000);
+  std::vector<void*> handles;
+  for (int& object : objects) handles.push_back(table.insert(&object));
+  for (size_t i = 0; i < objects.size(); ++i) ASSERT_EQ(&objects[i], table.lookup(handles[i]));
+}
+
+}  // namespace
