@@ -25,9 +25,13 @@ uint32_t BlockRunner::linear_thread(const agk_dim3& index) const {
 
 void* BlockRunner::dynamic_shared(uint32_t bytes) {
   // Grows once to the largest size asked for; later launches reuse it.
-  const size_t wanted = bytes < 64 ? 64 : bytes;
+  const size_t wanted = (bytes < 64 ? 64 : bytes + 63) / 64 * 64;
   if (wanted > shared_capacity_) {
-    shared_.reset(new (std::align_val_t{64}) unsigned char[wanted]);
+    shared_.reset(static_cast<unsigned char*>(aligned_alloc(64, wanted)));
+    if (!shared_) {
+      fprintf(stderr, "anygpu: cannot allocate %zu bytes of dynamic shared memory\n", wanted);
+      abort();
+    }
     shared_capacity_ = wanted;
   }
   return shared_.get();

@@ -5,6 +5,7 @@
 // kernel without barriers never touches a fiber. One runner per OS thread (thread_local).
 #pragma once
 
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -59,7 +60,10 @@ class BlockRunner {
   std::vector<std::unique_ptr<PooledFiber>> pool_;
   ExecutionContext native_;
 
-  std::unique_ptr<unsigned char[]> shared_;
+  struct FreeDeleter {
+    void operator()(unsigned char* p) const { free(p); }
+  };
+  std::unique_ptr<unsigned char, FreeDeleter> shared_;
   size_t shared_capacity_ = 0;
 };
 

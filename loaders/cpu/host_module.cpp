@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include "../../shim/error.h"
 
@@ -73,31 +74,55 @@ void assign_offsets(HostKernel& kernel) {
   kernel.argument_bytes = offset;
 }
 
-}  // namespace
+// Images stay loaded for the life of the process, once per distinct image: worker threads hold
+// thread-local storage of the code they ran (the kernels' context pointer and __shared__ arrays),
+// which dlclose would pull from under them. Reloading an identical image reuses its code.
+struct LoadedImage {
+  std::vector<unsigned char> bytes;
+  void* handle;
+};
 
-ag_result HostModule::load(const unsigned char* image, size_t bytes, HostModule** module) {
+ag_result open_image(const unsigned char* image, size_t bytes, void** handle) {
+  static std::mutex mutex;
+  static std::vector<LoadedImage>* images = new std::vector<LoadedImage>;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const LoadedImage& loaded : *images) {
+    if (loaded.bytes.size() == bytes && memcmp(loaded.bytes.data(), image, bytes) == 0) {
+      *handle = loaded.handle;
+      return AG_SUCCESS;
+    }
+  }
   std::string error;
-  void* handle = open_from_memory(image, bytes, error);
-  if (!handle)
+  void* opened = open_from_memory(image, bytes, error);
+  if (!opened)
     return fail(AG_ERROR_INVALID_IMAGE, "the host code object cannot be loaded: %s", error.c_str());
-  auto abi = reinterpret_cast<uint32_t (*)()>(dlsym(handle, AGK_HOST_ABI_SYMBOL));
+  auto abi = reinterpret_cast<uint32_t (*)()>(dlsym(opened, AGK_HOST_ABI_SYMBOL));
   if (!abi) {
-    dlclose(handle);
+    dlclose(opened);  // never ran kernel code: safe to close
     return fail(AG_ERROR_INVALID_IMAGE,
                 "the shared object has no %s(): it was not built with anygpu/kernel.h",
                 AGK_HOST_ABI_SYMBOL);
   }
-  if (abi() != AGK_HOST_ABI_VERSION) {
-    const unsigned version = abi();
-    dlclose(handle);
+  if (const uint32_t version = abi(); version != AGK_HOST_ABI_VERSION) {
+    dlclose(opened);
     return fail(AG_ERROR_INVALID_IMAGE, "host code object ABI %u; this anygpu needs %u", version,
                 AGK_HOST_ABI_VERSION);
   }
+  images->push_back(LoadedImage{std::vector<unsigned char>(image, image + bytes), opened});
+  *handle = opened;
+  return AG_SUCCESS;
+}
+
+}  // namespace
+
+ag_result HostModule::load(const unsigned char* image, size_t bytes, HostModule** module) {
+  void* handle = nullptr;
+  if (ag_result r = open_image(image, bytes, &handle)) return r;
   *module = new HostModule(handle);
   return AG_SUCCESS;
 }
 
-HostModule::~HostModule() { dlclose(handle_); }
+HostModule::~HostModule() = default;
 
 ag_result HostModule::get_kernel(const char* name, const HostKernel** kernel) {
   std::lock_guard<std::mutex> lock(mutex_);

@@ -1,5 +1,6 @@
 // Host code objects: loaded from memory (memfd_create + dlopen, no temporary file), kernels
-// looked up by name with their parameter layout.
+// looked up by name with their parameter layout. A HostModule is one agModuleLoad*; the code it
+// runs stays mapped after it is destroyed (see open_image in host_module.cpp).
 #pragma once
 
 #include <map>
