@@ -63,7 +63,8 @@ struct Dims {
   unsigned x = 1, y = 1, z = 1;
 };
 
-// agLaunchKernel with the kernel's parameters given as lvalues, in order.
+// agLaunchKernel with the kernel's parameters given as lvalues, in order, each of exactly the type
+// of the kernel's parameter (agLaunchKernel reads each value through its address).
 template <typename... Args>
 ag_result launch(ag_function function, Dims grid, Dims block, ag_stream stream, Args&... args) {
   void* params[sizeof...(Args) + 1] = {const_cast<void*>(static_cast<const void*>(&args))...};

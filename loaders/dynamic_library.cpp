@@ -23,7 +23,8 @@ OpenedLibrary open_library(const std::vector<std::string>& candidates, const cha
   if (!override_path.empty()) {
     result.path = override_path;
     result.handle = open_one(override_path, result.error);
-    if (!result.handle) result.error = std::string(override_env) + "=" + override_path + ": " + result.error;
+    if (!result.handle)
+      result.error = std::string(override_env) + "=" + override_path + ": " + result.error;
     return result;
   }
   std::string tried, first_error;

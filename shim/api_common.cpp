@@ -4,7 +4,8 @@ namespace anygpu {
 
 ag_result get_device(ag_device handle, Device** device) {
   Device* found = find_device(handle);
-  if (!found) return fail(AG_ERROR_INVALID_HANDLE, "device handle %p is not a device", (void*)handle);
+  if (!found)
+    return fail(AG_ERROR_INVALID_HANDLE, "device handle %p is not a device", (void*)handle);
   *device = found;
   return AG_SUCCESS;
 }

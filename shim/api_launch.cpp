@@ -11,8 +11,9 @@ ag_result check_dimensions(const ag_device_properties& limits, const LaunchConfi
   uint64_t threads = 1;
   for (int i = 0; i < 3; ++i) {
     if (config.grid[i] == 0 || config.block[i] == 0)
-      return fail(AG_ERROR_INVALID_CONFIGURATION, "grid %ux%ux%u, block %ux%ux%u: no dimension may be 0",
-                  config.grid[0], config.grid[1], config.grid[2], config.block[0], config.block[1],
+      return fail(AG_ERROR_INVALID_CONFIGURATION,
+                  "grid %ux%ux%u, block %ux%ux%u: no dimension may be 0", config.grid[0],
+                  config.grid[1], config.grid[2], config.block[0], config.block[1],
                   config.block[2]);
     if (config.block[i] > static_cast<unsigned>(limits.max_block_dim[i]))
       return fail(AG_ERROR_INVALID_CONFIGURATION, "block.%c = %u exceeds the device's %d", axis[i],
@@ -44,8 +45,8 @@ ag_result agLaunchKernel(ag_function function, unsigned int grid_x, unsigned int
   Function* f;
   if (ag_result r = get_function(function, &f)) return r;
   if (extra) return fail(AG_ERROR_NOT_SUPPORTED, "extra must be NULL; pass arguments in params");
-  const LaunchConfig config{{grid_x, grid_y, grid_z}, {block_x, block_y, block_z},
-                            shared_memory_bytes};
+  const LaunchConfig config{
+      {grid_x, grid_y, grid_z}, {block_x, block_y, block_z}, shared_memory_bytes};
   if (ag_result r = check_dimensions(f->device->properties, config)) return r;
   if (!f->params.empty()) {
     if (!params)

@@ -11,8 +11,8 @@ ag_result allocate(ag_device device, size_t bytes, void** pointer, AllocationKin
   if (ag_result r = require_pointer(pointer, "pointer")) return r;
   if (ag_result r = require_size(bytes)) return r;
   if (bytes > dev->properties.total_memory)
-    return fail(AG_ERROR_OUT_OF_MEMORY, "%zu bytes exceed the device's %llu bytes of memory",
-                bytes, (unsigned long long)dev->properties.total_memory);
+    return fail(AG_ERROR_OUT_OF_MEMORY, "%zu bytes exceed the device's %llu bytes of memory", bytes,
+                (unsigned long long)dev->properties.total_memory);
   void* allocated = nullptr;
   ag_result r = kind == AllocationKind::device ? dev->impl->mem_alloc(bytes, &allocated)
                                                : dev->impl->host_alloc(bytes, &allocated);

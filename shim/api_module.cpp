@@ -37,7 +37,8 @@ bool read_file(const char* path, std::vector<unsigned char>& bytes, int& error) 
   }
   unsigned char buffer[65536];
   size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, file)) > 0) bytes.insert(bytes.end(), buffer, buffer + n);
+  while ((n = fread(buffer, 1, sizeof buffer, file)) > 0)
+    bytes.insert(bytes.end(), buffer, buffer + n);
   error = ferror(file) ? EIO : 0;
   fclose(file);
   return error == 0;
@@ -93,8 +94,8 @@ ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* f
   if (ag_result r = require_pointer(function, "function")) return r;
   if (name[0] == '\0') return fail(AG_ERROR_INVALID_VALUE, "name is empty");
   auto* object = new Function{m, m->device, nullptr, {}};
-  if (ag_result r = m->device->impl->module_get_function(m->native, name, &object->native,
-                                                         object->params)) {
+  if (ag_result r =
+          m->device->impl->module_get_function(m->native, name, &object->native, object->params)) {
     delete object;
     return r;
   }

@@ -16,7 +16,6 @@ namespace anygpu {
 
 enum class CopyKind { host_to_device, device_to_host, device_to_device };
 
-
 struct LaunchConfig {
   unsigned grid[3];
   unsigned block[3];

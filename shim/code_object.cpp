@@ -71,15 +71,24 @@ CodeObject detect_code_object(const void* data, size_t size) {
 
 const char* format_name(CodeObjectFormat format) {
   switch (format) {
-    case CodeObjectFormat::unknown: return "unknown format";
-    case CodeObjectFormat::host_shared_object: return "host code object";
-    case CodeObjectFormat::foreign_elf: return "ELF file that is not a host code object";
-    case CodeObjectFormat::cuda_cubin: return "CUDA cubin";
-    case CodeObjectFormat::amdgpu_code_object: return "AMD GPU code object";
-    case CodeObjectFormat::ptx: return "PTX text";
-    case CodeObjectFormat::spirv: return "SPIR-V module";
-    case CodeObjectFormat::clang_offload_bundle: return "clang offload bundle";
-    case CodeObjectFormat::nvidia_fatbin: return "NVIDIA fatbin";
+    case CodeObjectFormat::unknown:
+      return "unknown format";
+    case CodeObjectFormat::host_shared_object:
+      return "host code object";
+    case CodeObjectFormat::foreign_elf:
+      return "ELF file that is not a host code object";
+    case CodeObjectFormat::cuda_cubin:
+      return "CUDA cubin";
+    case CodeObjectFormat::amdgpu_code_object:
+      return "AMD GPU code object";
+    case CodeObjectFormat::ptx:
+      return "PTX text";
+    case CodeObjectFormat::spirv:
+      return "SPIR-V module";
+    case CodeObjectFormat::clang_offload_bundle:
+      return "clang offload bundle";
+    case CodeObjectFormat::nvidia_fatbin:
+      return "NVIDIA fatbin";
   }
   return "unknown format";
 }

@@ -1,4 +1,5 @@
-// Code-object format detection: what an image is, from its bytes alone. Every read is bounds-checked.
+// Code-object format detection: what an image is, from its bytes alone. Every read is
+// bounds-checked.
 #pragma once
 
 #include <cstddef>
@@ -8,14 +9,14 @@ namespace anygpu {
 
 enum class CodeObjectFormat {
   unknown,
-  host_shared_object,   // ELF shared object for this machine, built with anygpu/kernel.h
-  foreign_elf,          // ELF for another CPU or not a shared object
-  cuda_cubin,           // ELF, EM_CUDA
-  amdgpu_code_object,   // ELF, EM_AMDGPU
-  ptx,                  // PTX text
-  spirv,                // SPIR-V binary
-  clang_offload_bundle, // __CLANG_OFFLOAD_BUNDLE__
-  nvidia_fatbin,        // fatbin container
+  host_shared_object,    // ELF shared object for this machine, built with anygpu/kernel.h
+  foreign_elf,           // ELF for another CPU or not a shared object
+  cuda_cubin,            // ELF, EM_CUDA
+  amdgpu_code_object,    // ELF, EM_AMDGPU
+  ptx,                   // PTX text
+  spirv,                 // SPIR-V binary
+  clang_offload_bundle,  // __CLANG_OFFLOAD_BUNDLE__
+  nvidia_fatbin,         // fatbin container
 };
 
 struct CodeObject {

@@ -49,7 +49,9 @@ const ResultText* find(ag_result code) {
 
 }  // namespace
 
-void set_current_call(const char* function_name) { current_call = function_name; }
+void set_current_call(const char* function_name) {
+  current_call = function_name;
+}
 
 ag_result fail(ag_result code, const char* format, ...) {
   char reason[1024];
@@ -73,7 +75,11 @@ const char* result_description(ag_result code) {
   return text ? text->description : nullptr;
 }
 
-const char* last_error_detail() { return detail.c_str(); }
-void clear_last_error_detail() { detail.clear(); }
+const char* last_error_detail() {
+  return detail.c_str();
+}
+void clear_last_error_detail() {
+  detail.clear();
+}
 
 }  // namespace anygpu

@@ -14,8 +14,13 @@ namespace anygpu {
 
 static_assert(sizeof(void*) == 8, "anygpu handles need 64-bit pointers");
 
-enum class HandleKind : uint8_t { device = 0xD1, stream = 0xD2, event = 0xD3, module = 0xD4,
-                                  function = 0xD5 };
+enum class HandleKind : uint8_t {
+  device = 0xD1,
+  stream = 0xD2,
+  event = 0xD3,
+  module = 0xD4,
+  function = 0xD5
+};
 
 template <typename Object, HandleKind Kind>
 class HandleTable {
@@ -67,7 +72,8 @@ class HandleTable {
     std::lock_guard<std::mutex> lock(mutex_);
     Object* object = lookup(handle);
     if (!object) return nullptr;
-    const uint32_t index = static_cast<uint32_t>((reinterpret_cast<uint64_t>(handle) & 0xFFFFFFFFu) - 1);
+    const uint32_t index =
+        static_cast<uint32_t>((reinterpret_cast<uint64_t>(handle) & 0xFFFFFFFFu) - 1);
     Slot& slot = slot_at(index);
     slot.generation.store((slot.generation.load(std::memory_order_relaxed) + 1) & kGenerationMask,
                           std::memory_order_release);

@@ -22,17 +22,23 @@ LogLevel configured_level() {
 
 const char* level_name(LogLevel level) {
   switch (level) {
-    case LogLevel::error: return "error";
-    case LogLevel::warn: return "warn";
-    case LogLevel::info: return "info";
-    case LogLevel::debug: return "debug";
+    case LogLevel::error:
+      return "error";
+    case LogLevel::warn:
+      return "warn";
+    case LogLevel::info:
+      return "info";
+    case LogLevel::debug:
+      return "debug";
   }
   return "?";
 }
 
 }  // namespace
 
-bool log_enabled(LogLevel level) { return level <= configured_level(); }
+bool log_enabled(LogLevel level) {
+  return level <= configured_level();
+}
 
 void log(LogLevel level, const char* format, ...) {
   if (!log_enabled(level)) return;

@@ -53,8 +53,10 @@ std::vector<std::string> selected_backend_names(const std::string& selection) {
     const bool known = std::any_of(known_backends().begin(), known_backends().end(),
                                    [&](const KnownBackend& k) { return name == k.name; });
     if (!known) {
-      log(LogLevel::warn, "ANYGPU_BACKENDS names an unknown backend '%s' (known: cuda, hip, "
-                          "level_zero, cpu); ignored", name.c_str());
+      log(LogLevel::warn,
+          "ANYGPU_BACKENDS names an unknown backend '%s' (known: cuda, hip, "
+          "level_zero, cpu); ignored",
+          name.c_str());
       continue;
     }
     if (std::find(selected.begin(), selected.end(), name) == selected.end())

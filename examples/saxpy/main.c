@@ -8,15 +8,15 @@
 
 #include "anygpu_image_saxpy.h"
 
-#define CHECK(call)                                                       \
-  do {                                                                    \
-    ag_result result_ = (call);                                           \
-    if (result_ != AG_SUCCESS) {                                          \
-      const char* detail_ = "";                                           \
-      agGetLastErrorDetail(&detail_);                                     \
-      fprintf(stderr, "saxpy: %s failed: %s\n", #call, detail_);          \
-      return 1;                                                           \
-    }                                                                     \
+#define CHECK(call)                                              \
+  do {                                                           \
+    ag_result result_ = (call);                                  \
+    if (result_ != AG_SUCCESS) {                                 \
+      const char* detail_ = "";                                  \
+      agGetLastErrorDetail(&detail_);                            \
+      fprintf(stderr, "saxpy: %s failed: %s\n", #call, detail_); \
+      return 1;                                                  \
+    }                                                            \
   } while (0)
 
 static double now_ms(void) {

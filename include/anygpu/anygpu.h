@@ -6,8 +6,8 @@
  *
  * Conventions
  *  - Every function returns an ag_result; outputs come last and are written only on success.
- *  - Handles are opaque. A destroyed, foreign or made-up handle gives AG_ERROR_INVALID_HANDLE and is
- *    never dereferenced.
+ *  - Handles are opaque. A destroyed, foreign or made-up handle gives AG_ERROR_INVALID_HANDLE and
+ * is never dereferenced.
  *  - No hidden current context: a call that needs a device takes it, or a stream that carries it.
  *  - Device memory is a plain pointer (unified addressing).
  *  - On failure the calling thread's error detail (agGetLastErrorDetail) names the function and the
@@ -41,22 +41,23 @@ extern "C" {
  * ---------------------------------------------------------------------------------------------- */
 typedef enum ag_result {
   AG_SUCCESS = 0,
-  AG_ERROR_INVALID_VALUE = 1,        /* an argument is null, zero, out of range or inconsistent */
-  AG_ERROR_OUT_OF_MEMORY = 2,        /* the device or host could not provide the memory */
-  AG_ERROR_NOT_INITIALIZED = 3,      /* initialisation failed; see the detail */
-  AG_ERROR_INVALID_HANDLE = 4,       /* a handle is null, destroyed, or not a handle of that kind */
-  AG_ERROR_INVALID_DEVICE = 5,       /* a device ordinal is out of range */
-  AG_ERROR_NO_DEVICE = 6,            /* no backend has a device */
-  AG_ERROR_NOT_READY = 7,            /* a stream or event still has work pending (not a failure) */
-  AG_ERROR_NOT_FOUND = 8,            /* a named kernel or symbol is not in the module */
-  AG_ERROR_FILE_NOT_FOUND = 9,       /* a file could not be opened or read */
-  AG_ERROR_INVALID_IMAGE = 10,       /* a code object is corrupt or of an unknown format */
-  AG_ERROR_NO_BINARY_FOR_DEVICE = 11,/* the image holds no code object this device can run */
-  AG_ERROR_INVALID_CONFIGURATION = 12,/* launch grid, block or shared memory exceeds device limits */
-  AG_ERROR_LAUNCH_FAILED = 13,       /* the kernel could not be run */
-  AG_ERROR_NOT_SUPPORTED = 14,       /* the operation is not available on this device or backend */
-  AG_ERROR_BACKEND_FAILURE = 15,     /* the vendor driver returned an error; see the detail */
-  AG_ERROR_INVALID_ADDRESS = 16,     /* a device pointer or range is not inside an allocation */
+  AG_ERROR_INVALID_VALUE = 1,   /* an argument is null, zero, out of range or inconsistent */
+  AG_ERROR_OUT_OF_MEMORY = 2,   /* the device or host could not provide the memory */
+  AG_ERROR_NOT_INITIALIZED = 3, /* initialisation failed; see the detail */
+  AG_ERROR_INVALID_HANDLE = 4,  /* a handle is null, destroyed, or not a handle of that kind */
+  AG_ERROR_INVALID_DEVICE = 5,  /* a device ordinal is out of range */
+  AG_ERROR_NO_DEVICE = 6,       /* no backend has a device */
+  AG_ERROR_NOT_READY = 7,       /* a stream or event still has work pending (not a failure) */
+  AG_ERROR_NOT_FOUND = 8,       /* a named kernel or symbol is not in the module */
+  AG_ERROR_FILE_NOT_FOUND = 9,  /* a file could not be opened or read */
+  AG_ERROR_INVALID_IMAGE = 10,  /* a code object is corrupt or of an unknown format */
+  AG_ERROR_NO_BINARY_FOR_DEVICE = 11, /* the image holds no code object this device can run */
+  AG_ERROR_INVALID_CONFIGURATION =
+      12,                        /* launch grid, block or shared memory exceeds device limits */
+  AG_ERROR_LAUNCH_FAILED = 13,   /* the kernel could not be run */
+  AG_ERROR_NOT_SUPPORTED = 14,   /* the operation is not available on this device or backend */
+  AG_ERROR_BACKEND_FAILURE = 15, /* the vendor driver returned an error; see the detail */
+  AG_ERROR_INVALID_ADDRESS = 16, /* a device pointer or range is not inside an allocation */
   AG_ERROR_UNKNOWN = 999
 } ag_result;
 
@@ -73,7 +74,8 @@ typedef struct ag_function_s* ag_function;
  * Errors
  * ---------------------------------------------------------------------------------------------- */
 
-/* The enumerator's name, e.g. "AG_ERROR_INVALID_VALUE". Unknown codes give AG_ERROR_INVALID_VALUE. */
+/* The enumerator's name, e.g. "AG_ERROR_INVALID_VALUE". Unknown codes give AG_ERROR_INVALID_VALUE.
+ */
 AG_API ag_result agGetErrorName(ag_result result, const char** name);
 /* A one-line description of the code. */
 AG_API ag_result agGetErrorString(ag_result result, const char** description);
@@ -105,13 +107,13 @@ typedef enum ag_backend_kind {
 } ag_backend_kind;
 
 typedef struct ag_backend_info {
-  size_t struct_size;       /* in: sizeof(ag_backend_info) */
+  size_t struct_size; /* in: sizeof(ag_backend_info) */
   ag_backend_kind kind;
-  const char* name;         /* "cuda", "hip", "level_zero", "cpu"; valid for the process lifetime */
-  int available;            /* 1 when the backend loaded and has at least one device */
+  const char* name; /* "cuda", "hip", "level_zero", "cpu"; valid for the process lifetime */
+  int available;    /* 1 when the backend loaded and has at least one device */
   int device_count;
-  const char* library;      /* the library loaded or last tried; "" for the CPU */
-  const char* reason;       /* why it is unavailable; "" when available */
+  const char* library; /* the library loaded or last tried; "" for the CPU */
+  const char* reason;  /* why it is unavailable; "" when available */
 } ag_backend_info;
 
 /* Every backend anygpu knows, available or not, in device order. */
@@ -122,19 +124,19 @@ AG_API ag_result agBackendGetInfo(int index, ag_backend_info* info);
  * Devices
  * ---------------------------------------------------------------------------------------------- */
 typedef struct ag_device_properties {
-  size_t struct_size;             /* in: sizeof(ag_device_properties) */
+  size_t struct_size; /* in: sizeof(ag_device_properties) */
   char name[256];
   char vendor[64];
   ag_backend_kind backend;
-  char architecture[64];          /* "sm_90", "gfx90a:xnack-", "x86_64-linux-gnu", ... */
-  uint64_t total_memory;          /* bytes */
-  int compute_units;              /* SMs, CUs, EUs or CPU worker threads */
+  char architecture[64]; /* "sm_90", "gfx90a:xnack-", "x86_64-linux-gnu", ... */
+  uint64_t total_memory; /* bytes */
+  int compute_units;     /* SMs, CUs, EUs or CPU worker threads */
   int max_threads_per_block;
   int max_block_dim[3];
   int max_grid_dim[3];
-  uint64_t shared_memory_per_block;/* bytes of static plus dynamic shared memory a block may use */
-  int warp_size;                  /* warp, wavefront or sub-group width; 1 on the CPU */
-  int ordinal;                    /* this device's ordinal */
+  uint64_t shared_memory_per_block; /* bytes of static plus dynamic shared memory a block may use */
+  int warp_size;                    /* warp, wavefront or sub-group width; 1 on the CPU */
+  int ordinal;                      /* this device's ordinal */
 } ag_device_properties;
 
 AG_API ag_result agDeviceGetCount(int* count);
@@ -221,18 +223,18 @@ AG_API ag_result agModuleUnload(ag_module module);
 AG_API ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* function);
 
 typedef enum ag_param_kind {
-  AG_PARAM_INTEGER = 1,   /* signed or unsigned integer, char and bool included */
-  AG_PARAM_FLOAT = 2,     /* float or double */
+  AG_PARAM_INTEGER = 1, /* signed or unsigned integer, char and bool included */
+  AG_PARAM_FLOAT = 2,   /* float or double */
   AG_PARAM_POINTER = 3,
-  AG_PARAM_STRUCT = 4     /* any other object passed by value */
+  AG_PARAM_STRUCT = 4 /* any other object passed by value */
 } ag_param_kind;
 
 typedef struct ag_param_info {
-  size_t struct_size;     /* in: sizeof(ag_param_info) */
+  size_t struct_size; /* in: sizeof(ag_param_info) */
   ag_param_kind kind;
-  size_t size;            /* bytes */
-  size_t alignment;       /* bytes */
-  size_t offset;          /* offset in a packed argument buffer laid out by C rules */
+  size_t size;      /* bytes */
+  size_t alignment; /* bytes */
+  size_t offset;    /* offset in a packed argument buffer laid out by C rules */
 } ag_param_info;
 
 /* The kernel's parameter layout, where the code object records it (host code objects do). */

@@ -63,8 +63,12 @@ class CpuDevice final : public DeviceBackend {
     return AG_SUCCESS;
   }
   // The CPU reaches all host memory: pinned memory is ordinary memory here.
-  ag_result host_alloc(size_t bytes, void** pointer) override { return mem_alloc(bytes, pointer); }
-  ag_result host_free(void* pointer) override { return mem_free(pointer); }
+  ag_result host_alloc(size_t bytes, void** pointer) override {
+    return mem_alloc(bytes, pointer);
+  }
+  ag_result host_free(void* pointer) override {
+    return mem_free(pointer);
+  }
   ag_result mem_info(size_t* free_bytes, size_t* total_bytes) override {
     *free_bytes = available_memory_bytes();
     *total_bytes = physical_memory_bytes();
@@ -227,6 +231,8 @@ class CpuBackend final : public Backend {
 }  // namespace
 }  // namespace cpu
 
-std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<cpu::CpuBackend>(); }
+std::unique_ptr<Backend> make_cpu_backend() {
+  return std::make_unique<cpu::CpuBackend>();
+}
 
 }  // namespace anygpu

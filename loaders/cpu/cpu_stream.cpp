@@ -105,9 +105,15 @@ bool CpuStream::idle() {
 
 void CpuStream::execute(Command& command) {
   switch (command.kind) {
-    case Kind::launch: pool_.run(command.packet); break;
-    case Kind::copy: memmove(command.dst, command.src, command.bytes); break;
-    case Kind::memset: memset(command.dst, command.value, command.bytes); break;
+    case Kind::launch:
+      pool_.run(command.packet);
+      break;
+    case Kind::copy:
+      memmove(command.dst, command.src, command.bytes);
+      break;
+    case Kind::memset:
+      memset(command.dst, command.value, command.bytes);
+      break;
     case Kind::record:
       command.event->complete(command.generation);
       command.event->release();

@@ -50,13 +50,13 @@ void* initial_stack_pointer(void* stack_top, void (*entry)(void*), void* argumen
   *--sp = 0;  // the trampoline runs with sp 16-byte aligned, as before a call
   *--sp = 0;
   *--sp = reinterpret_cast<uint64_t>(&anygpu_fiber_trampoline);  // popped by ret
-  *--sp = 0;                                                      // rbp
-  *--sp = 0;                                                      // rbx
-  *--sp = reinterpret_cast<uint64_t>(argument);                   // r12
-  *--sp = reinterpret_cast<uint64_t>(entry);                      // r13
-  *--sp = 0;                                                      // r14
-  *--sp = 0;                                                      // r15
-  *--sp = current_fp_control();                                   // mxcsr, x87 control word
+  *--sp = 0;                                                     // rbp
+  *--sp = 0;                                                     // rbx
+  *--sp = reinterpret_cast<uint64_t>(argument);                  // r12
+  *--sp = reinterpret_cast<uint64_t>(entry);                     // r13
+  *--sp = 0;                                                     // r14
+  *--sp = 0;                                                     // r15
+  *--sp = current_fp_control();                                  // mxcsr, x87 control word
 #else
   sp -= 22;  // the 176-byte frame
   for (int i = 0; i < 22; ++i) sp[i] = 0;
@@ -115,8 +115,8 @@ Fiber::Fiber(void (*entry)(void*), void* argument) {
   mapping_ = mapping;
   context_.stack_bottom = static_cast<char*>(mapping) + page;
   context_.stack_size = kStackSize;
-  context_.stack_pointer =
-      initial_stack_pointer(static_cast<char*>(context_.stack_bottom) + kStackSize, entry, argument);
+  context_.stack_pointer = initial_stack_pointer(
+      static_cast<char*>(context_.stack_bottom) + kStackSize, entry, argument);
 #if defined(ANYGPU_TSAN)
   context_.tsan_fiber = __tsan_create_fiber(0);
 #endif

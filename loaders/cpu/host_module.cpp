@@ -13,8 +13,11 @@
 namespace anygpu::cpu {
 namespace {
 
-// Writes the image to an anonymous memory file and opens it as a shared object.
-void* open_from_memory(const unsigned char* image, size_t bytes, std::string& error) {
+// Writes the image to an anonymous memory file and opens it as a shared object. The file stays
+// open while the object is loaded: dlopen recognises objects by path, so a closed descriptor's
+// number, reused for the next image, would make dlopen hand back this object again.
+void* open_from_memory(const unsigned char* image, size_t bytes, int& memory_file,
+                       std::string& error) {
   const int fd = memfd_create("anygpu-host-code-object", MFD_CLOEXEC);
   if (fd < 0) {
     error = std::string("memfd_create: ") + strerror(errno);
@@ -36,8 +39,10 @@ void* open_from_memory(const unsigned char* image, size_t bytes, std::string& er
   if (!handle) {
     const char* message = dlerror();
     error = message ? message : "dlopen failed";
+    close(fd);
+    return nullptr;
   }
-  close(fd);
+  memory_file = fd;
   return handle;
 }
 
@@ -46,14 +51,39 @@ bool layout_from_signature(const char* signature, HostKernel& kernel) {
     ag_param_info info{sizeof(ag_param_info), AG_PARAM_INTEGER, 0, 0, 0};
     ffi_type* type = nullptr;
     switch (*c) {
-      case 'b': info.size = 1; type = &ffi_type_sint8; break;
-      case 'h': info.size = 2; type = &ffi_type_sint16; break;
-      case 'i': info.size = 4; type = &ffi_type_sint32; break;
-      case 'l': info.size = 8; type = &ffi_type_sint64; break;
-      case 'f': info.size = 4; info.kind = AG_PARAM_FLOAT; type = &ffi_type_float; break;
-      case 'd': info.size = 8; info.kind = AG_PARAM_FLOAT; type = &ffi_type_double; break;
-      case 'p': info.size = sizeof(void*); info.kind = AG_PARAM_POINTER; type = &ffi_type_pointer; break;
-      default: return false;
+      case 'b':
+        info.size = 1;
+        type = &ffi_type_sint8;
+        break;
+      case 'h':
+        info.size = 2;
+        type = &ffi_type_sint16;
+        break;
+      case 'i':
+        info.size = 4;
+        type = &ffi_type_sint32;
+        break;
+      case 'l':
+        info.size = 8;
+        type = &ffi_type_sint64;
+        break;
+      case 'f':
+        info.size = 4;
+        info.kind = AG_PARAM_FLOAT;
+        type = &ffi_type_float;
+        break;
+      case 'd':
+        info.size = 8;
+        info.kind = AG_PARAM_FLOAT;
+        type = &ffi_type_double;
+        break;
+      case 'p':
+        info.size = sizeof(void*);
+        info.kind = AG_PARAM_POINTER;
+        type = &ffi_type_pointer;
+        break;
+      default:
+        return false;
     }
     info.alignment = info.size;
     kernel.layout.push_back(info);
@@ -80,7 +110,14 @@ void assign_offsets(HostKernel& kernel) {
 struct LoadedImage {
   std::vector<unsigned char> bytes;
   void* handle;
+  int memory_file;
 };
+
+// For an image that turned out not to be a host code object (no kernel code ran).
+void close_image(void* handle, int memory_file) {
+  dlclose(handle);
+  close(memory_file);
+}
 
 ag_result open_image(const unsigned char* image, size_t bytes, void** handle) {
   static std::mutex mutex;
@@ -93,22 +130,24 @@ ag_result open_image(const unsigned char* image, size_t bytes, void** handle) {
     }
   }
   std::string error;
-  void* opened = open_from_memory(image, bytes, error);
+  int memory_file = -1;
+  void* opened = open_from_memory(image, bytes, memory_file, error);
   if (!opened)
     return fail(AG_ERROR_INVALID_IMAGE, "the host code object cannot be loaded: %s", error.c_str());
   auto abi = reinterpret_cast<uint32_t (*)()>(dlsym(opened, AGK_HOST_ABI_SYMBOL));
   if (!abi) {
-    dlclose(opened);  // never ran kernel code: safe to close
+    close_image(opened, memory_file);
     return fail(AG_ERROR_INVALID_IMAGE,
                 "the shared object has no %s(): it was not built with anygpu/kernel.h",
                 AGK_HOST_ABI_SYMBOL);
   }
   if (const uint32_t version = abi(); version != AGK_HOST_ABI_VERSION) {
-    dlclose(opened);
+    close_image(opened, memory_file);
     return fail(AG_ERROR_INVALID_IMAGE, "host code object ABI %u; this anygpu needs %u", version,
                 AGK_HOST_ABI_VERSION);
   }
-  images->push_back(LoadedImage{std::vector<unsigned char>(image, image + bytes), opened});
+  images->push_back(
+      LoadedImage{std::vector<unsigned char>(image, image + bytes), opened, memory_file});
   *handle = opened;
   return AG_SUCCESS;
 }
@@ -142,9 +181,8 @@ ag_result HostModule::get_kernel(const char* name, const HostKernel** kernel) {
   if (desc->run_blocks && desc->run_thread && desc->params) {
     for (uint32_t i = 0; i < desc->param_count; ++i) {
       const agk_param_desc& p = desc->params[i];
-      loaded->layout.push_back(ag_param_info{sizeof(ag_param_info),
-                                             static_cast<ag_param_kind>(p.kind), p.size,
-                                             p.alignment, 0});
+      loaded->layout.push_back(ag_param_info{
+          sizeof(ag_param_info), static_cast<ag_param_kind>(p.kind), p.size, p.alignment, 0});
     }
     loaded->run_blocks = desc->run_blocks;
     loaded->run_thread = desc->run_thread;

@@ -51,7 +51,8 @@ std::string processor_vendor() {
 }
 
 uint64_t physical_memory_bytes() {
-  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+         static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
 uint64_t available_memory_bytes() {
@@ -61,7 +62,8 @@ uint64_t available_memory_bytes() {
   std::string unit;
   while (file >> key >> kib >> unit)
     if (key == "MemAvailable:") return kib * 1024;
-  return static_cast<uint64_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return static_cast<uint64_t>(sysconf(_SC_AVPHYS_PAGES)) *
+         static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
 unsigned worker_thread_count() {

@@ -32,8 +32,9 @@ void WorkerPool::work_on(Job& job) {
 }
 
 void WorkerPool::run(const LaunchPacket& packet) {
-  // A few chunks per thread balance uneven blocks without much contention on the counter.
-  const uint32_t target_chunks = thread_count_ * 4;
+  // Many chunks per thread keep the tail short when one thread starts late or is preempted; a
+  // chunk costs one atomic increment.
+  const uint32_t target_chunks = thread_count_ * 16;
   Job job;
   job.packet = &packet;
   job.blocks_per_chunk = std::max(1u, (packet.total_blocks + target_chunks - 1) / target_chunks);

@@ -15,7 +15,10 @@ class PendingVendorBackend final : public Backend {
  public:
   PendingVendorBackend(ag_backend_kind kind, const char* name, const char* vendor_api,
                        std::vector<std::string> candidates, const char* override_env)
-      : kind_(kind), name_(name), vendor_api_(vendor_api), candidates_(std::move(candidates)),
+      : kind_(kind),
+        name_(name),
+        vendor_api_(vendor_api),
+        candidates_(std::move(candidates)),
         override_env_(override_env) {}
 
   ag_backend_kind kind() const override { return kind_; }
@@ -48,9 +51,9 @@ class PendingVendorBackend final : public Backend {
 }  // namespace
 
 std::unique_ptr<Backend> make_cuda_backend() {
-  return std::make_unique<PendingVendorBackend>(AG_BACKEND_CUDA, "cuda", "CUDA Driver API",
-                                                std::vector<std::string>{"libcuda.so.1", "libcuda.so"},
-                                                "ANYGPU_CUDA_LIBRARY");
+  return std::make_unique<PendingVendorBackend>(
+      AG_BACKEND_CUDA, "cuda", "CUDA Driver API",
+      std::vector<std::string>{"libcuda.so.1", "libcuda.so"}, "ANYGPU_CUDA_LIBRARY");
 }
 
 std::unique_ptr<Backend> make_hip_backend() {

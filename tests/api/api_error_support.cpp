@@ -26,13 +26,13 @@ std::string function_of(const char* expression) {
   const ag_result result = call();
   const std::string detail = anygpu_test::last_detail();
   if (result != expected)
-    return ::testing::AssertionFailure() << function << " returned " << name_of(result)
-                                         << ", expected " << name_of(expected) << " (detail: \""
-                                         << detail << "\")";
+    return ::testing::AssertionFailure()
+           << function << " returned " << name_of(result) << ", expected " << name_of(expected)
+           << " (detail: \"" << detail << "\")";
   if (detail.rfind(function + ": ", 0) != 0)
-    return ::testing::AssertionFailure() << function << " returned " << name_of(result)
-                                         << " but its detail \"" << detail
-                                         << "\" does not start with \"" << function << ": \"";
+    return ::testing::AssertionFailure()
+           << function << " returned " << name_of(result) << " but its detail \"" << detail
+           << "\" does not start with \"" << function << ": \"";
   return ::testing::AssertionSuccess();
 }
 
@@ -59,8 +59,12 @@ void ApiErrorTest::SetUp() {
 
 void ApiErrorTest::TearDown() {
   // The live handles must have survived every failed call made with them.
-  if (stream) EXPECT_AG(agStreamDestroy(stream));
-  if (event) EXPECT_AG(agEventDestroy(event));
+  if (stream) {
+    EXPECT_AG(agStreamDestroy(stream));
+  }
+  if (event) {
+    EXPECT_AG(agEventDestroy(event));
+  }
   module.reset();
 }
 

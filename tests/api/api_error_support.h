@@ -32,14 +32,16 @@ T made_up(uintptr_t value = 0x1234) {
 template <typename T>
 class Sentinel {
  public:
-  Sentinel() { std::memset(static_cast<void*>(&value_), 0xA5, sizeof value_); }
-  // A versioned struct with `struct_size` set (and the rest patterned).
-  explicit Sentinel(size_t struct_size) : Sentinel() { value_.struct_size = struct_size; }
-  T* get() {
-    std::memcpy(static_cast<void*>(&expected_), &value_, sizeof value_);
-    return &value_;
+  Sentinel() {
+    std::memset(static_cast<void*>(&value_), 0xA5, sizeof value_);
+    std::memset(static_cast<void*>(&expected_), 0xA5, sizeof expected_);
   }
-  const T& value() const { return value_; }
+  // A versioned struct with `struct_size` set (and the rest patterned).
+  explicit Sentinel(size_t struct_size) : Sentinel() {
+    value_.struct_size = struct_size;
+    expected_.struct_size = struct_size;
+  }
+  T* get() { return &value_; }
   ::testing::AssertionResult intact() const {
     if (std::memcmp(&value_, &expected_, sizeof value_) == 0) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << "a failed call wrote its output";
@@ -92,7 +94,8 @@ class ApiErrorTest : public ::testing::Test {
                                         {"made-up 0x1234", made_up<H>(0x1234)},
                                         {"all-ones", made_up<H>(~uintptr_t{0})}};
     const uintptr_t live = reinterpret_cast<uintptr_t>(live_handle<H>());
-    list.push_back({"live handle with another generation", made_up<H>(live ^ (uintptr_t{1} << 32))});
+    list.push_back(
+        {"live handle with another generation", made_up<H>(live ^ (uintptr_t{1} << 32))});
     list.push_back({"live handle with another index", made_up<H>(live + 1000)});
     if (H dead = dead_handle<H>()) list.push_back({"destroyed", dead});
     add_foreign(list, "device", device);
@@ -103,10 +106,13 @@ class ApiErrorTest : public ::testing::Test {
     return list;
   }
 
-  // Calls `call(handle)` with each bad handle of type H and expects AG_ERROR_INVALID_HANDLE.
+  // Calls `call(handle)` with each bad handle of type H and expects AG_ERROR_INVALID_HANDLE. Where
+  // NULL is a valid value (agLaunchKernel's stream), `null_is_valid` leaves it out.
   template <typename H, typename Call>
-  void expect_invalid_handles(const std::string& function, Call call) const {
+  void expect_invalid_handles(const std::string& function, Call call,
+                              bool null_is_valid = false) const {
     for (const NamedHandle<H>& bad : bad_handles<H>()) {
+      if (null_is_valid && !bad.handle) continue;
       SCOPED_TRACE(function + " given a " + bad.name + " handle");
       EXPECT_TRUE(fails_with(AG_ERROR_INVALID_HANDLE, function, [&] { return call(bad.handle); }));
     }
@@ -150,7 +156,6 @@ class ApiErrorTest : public ::testing::Test {
 }  // namespace api_test
 
 // Expects `call` to return `expected` and to record a detail starting with its function's name.
-#define EXPECT_FAILS(expected, call)                                                    \
-  EXPECT_TRUE(::api_test::fails_with((expected), ::api_test::function_of(#call), [&] { \
-    return (call);                                                                      \
-  }))
+#define EXPECT_FAILS(expected, call) \
+  EXPECT_TRUE(                       \
+      ::api_test::fails_with((expected), ::api_test::function_of(#call), [&] { return (call); }))

@@ -16,8 +16,7 @@ template <typename Body>
 int run_on_threads(Body body) {
   std::atomic<int> failures{0};
   std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t)
-    threads.emplace_back([&, t] { failures += body(t); });
+  for (int t = 0; t < kThreads; ++t) threads.emplace_back([&, t] { failures += body(t); });
   for (std::thread& thread : threads) thread.join();
   return failures.load();
 }
@@ -40,7 +39,8 @@ TEST(Concurrency, EightThreadsAllocateCopyLaunchAndFreeOnTheirOwnStreams) {
       }
       float a = static_cast<float>(t + 1);
       void *dx = nullptr, *dy = nullptr;
-      if (agMemAlloc(device, n * sizeof(float), &dx) || agMemAlloc(device, n * sizeof(float), &dy)) {
+      if (agMemAlloc(device, n * sizeof(float), &dx) ||
+          agMemAlloc(device, n * sizeof(float), &dy)) {
         ++bad;
         break;
       }
@@ -81,7 +81,8 @@ TEST(Concurrency, BarrierKernelsFromManyStreams) {
     std::vector<float> sums(grid);
     for (int iteration = 0; iteration < 50; ++iteration) {
       void* params[] = {&n, din.param(), &out};
-      bad += agLaunchKernel(reduce, grid, 1, 1, block, 1, 1, 0, stream, params, nullptr) != AG_SUCCESS;
+      bad +=
+          agLaunchKernel(reduce, grid, 1, 1, block, 1, 1, 0, stream, params, nullptr) != AG_SUCCESS;
       bad += agMemcpyDtoHAsync(sums.data(), out, grid * sizeof(float), stream) != AG_SUCCESS;
       bad += agStreamSynchronize(stream) != AG_SUCCESS;
       for (unsigned b = 0; b < grid; ++b) {

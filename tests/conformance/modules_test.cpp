@@ -12,8 +12,8 @@ class ModuleTest : public ::testing::TestWithParam<int> {
 
 void expect_vector_add_works(ag_device device, ag_function function) {
   int n = 300;
-  DeviceBuffer<float> a(device, std::vector<float>(n, 1.0f)), b(device, std::vector<float>(n, 2.0f)),
-      c(device, n);
+  DeviceBuffer<float> a(device, std::vector<float>(n, 1.0f)),
+      b(device, std::vector<float>(n, 2.0f)), c(device, n);
   void* params[] = {&n, a.param(), b.param(), c.param()};
   ASSERT_AG(agLaunchKernel(function, 2, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr));
   for (float v : c.download()) ASSERT_EQ(3.0f, v);
@@ -41,8 +41,8 @@ TEST_P(ModuleTest, UnloadInvalidatesItsFunctionsOnly) {
   ag_function kept_function = kept.function("vector_add");
   ag_module module;
   ag_function function;
-  ASSERT_AG(agModuleLoadData(device, anygpu_image_test_kernels, anygpu_image_test_kernels_size,
-                             &module));
+  ASSERT_AG(
+      agModuleLoadData(device, anygpu_image_test_kernels, anygpu_image_test_kernels_size, &module));
   ASSERT_AG(agModuleGetFunction(module, "vector_add", &function));
   ASSERT_AG(agModuleUnload(module));
   int count = -1;
@@ -65,9 +65,9 @@ TEST_P(ModuleTest, TheSameFunctionTwiceGivesTwoValidHandles) {
 TEST_P(ModuleTest, EveryKernelHasItsLayout) {
   TestModule module(device);
   const std::pair<const char*, int> kernels[] = {
-      {"saxpy", 4},        {"vector_add", 4}, {"empty", 0},        {"block_reduce", 3},
-      {"sgemm_tiled", 6},  {"histogram", 4},  {"mixed_params", 8}, {"index3d", 4},
-      {"reverse_blocks", 2}, {"c_scale", 3},  {"c_block_sum", 3},  {"block_reverse3d", 1},
+      {"saxpy", 4},          {"vector_add", 4}, {"empty", 0},        {"block_reduce", 3},
+      {"sgemm_tiled", 6},    {"histogram", 4},  {"mixed_params", 8}, {"index3d", 4},
+      {"reverse_blocks", 2}, {"c_scale", 3},    {"c_block_sum", 3},  {"block_reverse3d", 1},
       {"wait_flag", 2}};
   for (const auto& [name, expected] : kernels) {
     int count = -1;

@@ -17,8 +17,11 @@ class StreamTest : public ::testing::TestWithParam<int> {
     ASSERT_AG(agStreamCreate(device, 0, &stream_b));
   }
   void TearDown() override {
-    if (stream_a) EXPECT_AG(agStreamDestroy(stream_a));
-    if (stream_b) EXPECT_AG(agStreamDestroy(stream_b));
+    for (ag_stream stream : {stream_a, stream_b}) {
+      if (stream) {
+        EXPECT_AG(agStreamDestroy(stream));
+      }
+    }
   }
 
   // Occupies `stream` with a kernel that spins until release_gate(); `gate` holds {flag, done}.
@@ -26,8 +29,8 @@ class StreamTest : public ::testing::TestWithParam<int> {
     void* flag = gate.get();
     void* done = static_cast<int*>(gate.get()) + 1;
     void* params[] = {&flag, &done};
-    ASSERT_AG(agLaunchKernel(module.function("wait_flag"), 1, 1, 1, 1, 1, 1, 0, stream, params,
-                             nullptr));
+    ASSERT_AG(
+        agLaunchKernel(module.function("wait_flag"), 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr));
   }
   void release_gate(DeviceBuffer<int>& gate) {
     const int one = 1;
@@ -64,12 +67,13 @@ TEST_P(StreamTest, CopyKernelCopyRunInOrder) {
 TEST_P(StreamTest, LaunchArgumentsAreCapturedAtTheCall) {
   int n = 1000;
   float a = 2.0f;
-  DeviceBuffer<float> dx(device, std::vector<float>(n, 1.0f)), dy(device, std::vector<float>(n, 0.0f));
+  DeviceBuffer<float> dx(device, std::vector<float>(n, 1.0f)),
+      dy(device, std::vector<float>(n, 0.0f));
   DeviceBuffer<int> gate(device, std::vector<int>{0, 0});
   block_stream(stream_a, gate);
   void* params[] = {&n, &a, dx.param(), dy.param()};
-  ASSERT_AG(agLaunchKernel(module.function("saxpy"), 4, 1, 1, 256, 1, 1, 0, stream_a, params,
-                           nullptr));
+  ASSERT_AG(
+      agLaunchKernel(module.function("saxpy"), 4, 1, 1, 256, 1, 1, 0, stream_a, params, nullptr));
   a = 100.0f;
   n = 1;
   release_gate(gate);
@@ -137,6 +141,7 @@ TEST_P(StreamTest, EventElapsedTimeCoversTheWorkBetween) {
   float ms = -1.0f;
   EXPECT_EQ(AG_ERROR_NOT_READY, agEventElapsedTime(&ms, start, end));
   EXPECT_EQ(-1.0f, ms);
+  ASSERT_AG(agEventSynchronize(start));  // start is stamped before the gate is held 20 ms more
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   release_gate(gate);
   ASSERT_AG(agEventSynchronize(end));
@@ -184,7 +189,8 @@ TEST_P(StreamTest, DeviceSynchronizeWaitsForEveryStream) {
 TEST_P(StreamTest, ManyQueuedLaunchesStayInOrder) {
   int n = 256;
   float a = 1.0f;
-  DeviceBuffer<float> dx(device, std::vector<float>(n, 1.0f)), dy(device, std::vector<float>(n, 0.0f));
+  DeviceBuffer<float> dx(device, std::vector<float>(n, 1.0f)),
+      dy(device, std::vector<float>(n, 0.0f));
   void* params[] = {&n, &a, dx.param(), dy.param()};
   ag_function saxpy = module.function("saxpy");
   for (int i = 0; i < 1000; ++i)

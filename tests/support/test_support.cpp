@@ -24,10 +24,18 @@ std::string device_test_name(const ::testing::TestParamInfo<int>& info) {
   if (agDeviceGet(info.param, &device) == AG_SUCCESS &&
       agDeviceGetProperties(device, &p) == AG_SUCCESS) {
     switch (p.backend) {
-      case AG_BACKEND_CUDA: backend = "cuda"; break;
-      case AG_BACKEND_HIP: backend = "hip"; break;
-      case AG_BACKEND_LEVEL_ZERO: backend = "level_zero"; break;
-      case AG_BACKEND_CPU: backend = "cpu"; break;
+      case AG_BACKEND_CUDA:
+        backend = "cuda";
+        break;
+      case AG_BACKEND_HIP:
+        backend = "hip";
+        break;
+      case AG_BACKEND_LEVEL_ZERO:
+        backend = "level_zero";
+        break;
+      case AG_BACKEND_CPU:
+        backend = "cpu";
+        break;
     }
   }
   return backend + std::to_string(info.param);
@@ -58,12 +66,15 @@ TestModule::TestModule(ag_device device) {
 }
 
 TestModule::~TestModule() {
-  if (module_) EXPECT_EQ(AG_SUCCESS, agModuleUnload(module_)) << last_detail();
+  if (module_) {
+    EXPECT_EQ(AG_SUCCESS, agModuleUnload(module_)) << last_detail();
+  }
 }
 
 ag_function TestModule::function(const char* name) {
   ag_function function = nullptr;
-  EXPECT_EQ(AG_SUCCESS, agModuleGetFunction(module_, name, &function)) << name << ": " << last_detail();
+  EXPECT_EQ(AG_SUCCESS, agModuleGetFunction(module_, name, &function))
+      << name << ": " << last_detail();
   return function;
 }
 

@@ -42,11 +42,14 @@ class DeviceBuffer {
   DeviceBuffer(ag_device device, size_t count) : device_(device), count_(count) {
     EXPECT_EQ(AG_SUCCESS, agMemAlloc(device, bytes(), &pointer_)) << last_detail();
   }
-  DeviceBuffer(ag_device device, const std::vector<T>& values) : DeviceBuffer(device, values.size()) {
+  DeviceBuffer(ag_device device, const std::vector<T>& values)
+      : DeviceBuffer(device, values.size()) {
     upload(values);
   }
   ~DeviceBuffer() {
-    if (pointer_) EXPECT_EQ(AG_SUCCESS, agMemFree(device_, pointer_)) << last_detail();
+    if (pointer_) {
+      EXPECT_EQ(AG_SUCCESS, agMemFree(device_, pointer_)) << last_detail();
+    }
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;

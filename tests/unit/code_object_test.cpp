@@ -59,10 +59,12 @@ TEST(CodeObject, TruncatedElfIsNotAHostCodeObject) {
 }
 
 TEST(CodeObject, TextAndMagicNumbers) {
-  EXPECT_EQ(CodeObjectFormat::ptx, detect(std::string("//\n// Generated\n.version 7.8\n.target sm_80\n")));
+  EXPECT_EQ(CodeObjectFormat::ptx,
+            detect(std::string("//\n// Generated\n.version 7.8\n.target sm_80\n")));
   EXPECT_EQ(CodeObjectFormat::clang_offload_bundle,
             detect(std::string("__CLANG_OFFLOAD_BUNDLE__\x02\0\0\0\0\0\0\0", 32)));
-  EXPECT_EQ(CodeObjectFormat::spirv, detect(std::vector<unsigned char>{0x03, 0x02, 0x23, 0x07, 0, 1, 0, 0}));
+  EXPECT_EQ(CodeObjectFormat::spirv,
+            detect(std::vector<unsigned char>{0x03, 0x02, 0x23, 0x07, 0, 1, 0, 0}));
   EXPECT_EQ(CodeObjectFormat::nvidia_fatbin,
             detect(std::vector<unsigned char>{0x50, 0xED, 0x55, 0xBA, 1, 0, 0x10, 0}));
   EXPECT_EQ(CodeObjectFormat::unknown, detect(std::string("hello, world")));

@@ -10,10 +10,14 @@ namespace {
 
 const char* backend_label(ag_backend_kind kind) {
   switch (kind) {
-    case AG_BACKEND_CUDA: return "CUDA";
-    case AG_BACKEND_HIP: return "HIP";
-    case AG_BACKEND_LEVEL_ZERO: return "Level Zero";
-    case AG_BACKEND_CPU: return "CPU";
+    case AG_BACKEND_CUDA:
+      return "CUDA";
+    case AG_BACKEND_HIP:
+      return "HIP";
+    case AG_BACKEND_LEVEL_ZERO:
+      return "Level Zero";
+    case AG_BACKEND_CPU:
+      return "CPU";
   }
   return "?";
 }
@@ -61,8 +65,8 @@ int main(int argc, char** argv) {
   if (ag_result r = agDeviceGetCount(&device_count)) return fail("agDeviceGetCount", r);
 
   if (json)
-    printf("{\n  \"version\": \"%d.%d.%d\",\n  \"backends\": [", version / 10000, version / 100 % 100,
-           version % 100);
+    printf("{\n  \"version\": \"%d.%d.%d\",\n  \"backends\": [", version / 10000,
+           version / 100 % 100, version % 100);
   else
     printf("anygpu %d.%d.%d\n\nBackends:\n", version / 10000, version / 100 % 100, version % 100);
   for (int i = 0; i < backend_count; ++i) {
@@ -70,11 +74,11 @@ int main(int argc, char** argv) {
     info.struct_size = sizeof info;
     if (ag_result r = agBackendGetInfo(i, &info)) return fail("agBackendGetInfo", r);
     if (json) {
-      printf("%s\n    {\"name\": %s, \"available\": %s, \"devices\": %d, \"library\": %s, "
-             "\"reason\": %s}",
-             i ? "," : "", json_string(info.name).c_str(), info.available ? "true" : "false",
-             info.device_count, json_string(info.library).c_str(),
-             json_string(info.reason).c_str());
+      printf(
+          "%s\n    {\"name\": %s, \"available\": %s, \"devices\": %d, \"library\": %s, "
+          "\"reason\": %s}",
+          i ? "," : "", json_string(info.name).c_str(), info.available ? "true" : "false",
+          info.device_count, json_string(info.library).c_str(), json_string(info.reason).c_str());
     } else if (info.available) {
       printf("  %-11s available, %d device(s)%s%s\n", backend_label(info.kind), info.device_count,
              info.library[0] ? ", " : "", info.library);
@@ -93,17 +97,18 @@ int main(int argc, char** argv) {
     if (ag_result r = agDeviceGet(i, &device)) return fail("agDeviceGet", r);
     if (ag_result r = agDeviceGetProperties(device, &p)) return fail("agDeviceGetProperties", r);
     if (json) {
-      printf("%s\n    {\"ordinal\": %d, \"name\": %s, \"vendor\": %s, \"backend\": %s, "
-             "\"architecture\": %s, \"total_memory\": %llu, \"compute_units\": %d, "
-             "\"max_threads_per_block\": %d, \"max_block_dim\": [%d, %d, %d], "
-             "\"max_grid_dim\": [%d, %d, %d], \"shared_memory_per_block\": %llu, "
-             "\"warp_size\": %d}",
-             i ? "," : "", p.ordinal, json_string(p.name).c_str(), json_string(p.vendor).c_str(),
-             json_string(backend_label(p.backend)).c_str(), json_string(p.architecture).c_str(),
-             (unsigned long long)p.total_memory, p.compute_units, p.max_threads_per_block,
-             p.max_block_dim[0], p.max_block_dim[1], p.max_block_dim[2], p.max_grid_dim[0],
-             p.max_grid_dim[1], p.max_grid_dim[2], (unsigned long long)p.shared_memory_per_block,
-             p.warp_size);
+      printf(
+          "%s\n    {\"ordinal\": %d, \"name\": %s, \"vendor\": %s, \"backend\": %s, "
+          "\"architecture\": %s, \"total_memory\": %llu, \"compute_units\": %d, "
+          "\"max_threads_per_block\": %d, \"max_block_dim\": [%d, %d, %d], "
+          "\"max_grid_dim\": [%d, %d, %d], \"shared_memory_per_block\": %llu, "
+          "\"warp_size\": %d}",
+          i ? "," : "", p.ordinal, json_string(p.name).c_str(), json_string(p.vendor).c_str(),
+          json_string(backend_label(p.backend)).c_str(), json_string(p.architecture).c_str(),
+          (unsigned long long)p.total_memory, p.compute_units, p.max_threads_per_block,
+          p.max_block_dim[0], p.max_block_dim[1], p.max_block_dim[2], p.max_grid_dim[0],
+          p.max_grid_dim[1], p.max_grid_dim[2], (unsigned long long)p.shared_memory_per_block,
+          p.warp_size);
     } else {
       printf("  [%d] %s (%s, %s backend)\n", p.ordinal, p.name, p.vendor, backend_label(p.backend));
       printf("      architecture        %s\n", p.architecture);

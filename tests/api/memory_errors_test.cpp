@@ -1,0 +1,283 @@
+// Error paths of allocation, free, memory info, copies and memset, synchronous and on a stream.
+#include <cstdint>
+
+#include "api_error_support.h"
+
+using namespace api_test;
+
+namespace {
+
+using Bytes = std::vector<unsigned char>;
+constexpr size_t kBytes = 512;
+
+Bytes pattern(unsigned char seed) {
+  Bytes bytes(kBytes);
+  for (size_t i = 0; i < kBytes; ++i) bytes[i] = static_cast<unsigned char>(seed + i * 7);
+  return bytes;
+}
+
+unsigned char* at(void* base, size_t offset) {
+  return static_cast<unsigned char*>(base) + offset;
+}
+
+struct Allocator {
+  const char* alloc_name;
+  ag_result (*alloc)(ag_device, size_t, void**);
+  const char* free_name;
+  ag_result (*release)(ag_device, void*);
+};
+const Allocator kAllocators[] = {
+    {"agMemAlloc", agMemAlloc, "agMemFree", agMemFree},
+    {"agMemAllocHost", agMemAllocHost, "agMemFreeHost", agMemFreeHost}};
+
+// A copy or memset, synchronous (on a device) or asynchronous (on a stream); memsets as copies
+// without a source.
+using SyncCopy = ag_result (*)(ag_device, void* dst, const void* src, size_t bytes);
+using AsyncCopy = ag_result (*)(void* dst, const void* src, size_t bytes, ag_stream);
+
+ag_result memset_sync(ag_device device, void* dst, const void*, size_t bytes) {
+  return agMemsetD8(device, dst, 0x5A, bytes);
+}
+ag_result memset_async(void* dst, const void*, size_t bytes, ag_stream stream) {
+  return agMemsetD8Async(dst, 0x5A, bytes, stream);
+}
+
+struct CopyOp {
+  std::string name;
+  bool dst_on_device;
+  bool src_on_device;
+  bool has_src;   // false for memset
+  SyncCopy sync;  // or
+  AsyncCopy async;
+  ag_result call(void* dst, const void* src, size_t bytes, ag_device device,
+                 ag_stream stream) const {
+    return sync ? sync(device, dst, src, bytes) : async(dst, src, bytes, stream);
+  }
+};
+
+const CopyOp kCopyOps[] = {
+    {"agMemcpyHtoD", true, false, true, agMemcpyHtoD, nullptr},
+    {"agMemcpyDtoH", false, true, true, agMemcpyDtoH, nullptr},
+    {"agMemcpyDtoD", true, true, true, agMemcpyDtoD, nullptr},
+    {"agMemsetD8", true, false, false, memset_sync, nullptr},
+    {"agMemcpyHtoDAsync", true, false, true, nullptr, agMemcpyHtoDAsync},
+    {"agMemcpyDtoHAsync", false, true, true, nullptr, agMemcpyDtoHAsync},
+    {"agMemcpyDtoDAsync", true, true, true, nullptr, agMemcpyDtoDAsync},
+    {"agMemsetD8Async", true, false, false, nullptr, memset_async},
+};
+
+// One bad set of arguments for a copy.
+struct CopyCase {
+  std::string what;
+  void* dst;
+  const void* src;
+  size_t bytes;
+  ag_result expected;
+};
+
+// Device buffers and host memory with known contents; checks that failed calls left them alone.
+class MemoryErrorTest : public ApiErrorTest {
+ protected:
+  void SetUp() override {
+    ApiErrorTest::SetUp();
+    if (HasFatalFailure()) return;
+    dst_ = std::make_unique<anygpu_test::DeviceBuffer<unsigned char>>(device, pattern(1));
+    src_ = std::make_unique<anygpu_test::DeviceBuffer<unsigned char>>(device, pattern(2));
+    ASSERT_AG(agMemAlloc(device, kBytes, &freed_));
+    ASSERT_AG(agMemFree(device, freed_));
+  }
+  void TearDown() override {
+    dst_.reset();
+    src_.reset();
+    ApiErrorTest::TearDown();
+  }
+
+  void* device_dst() const { return dst_->get(); }
+  void* device_src() const { return src_->get(); }
+
+  // The valid arguments of `op`: whole buffers.
+  void* dst_of(const CopyOp& op) { return op.dst_on_device ? device_dst() : host_dst_.data(); }
+  const void* src_of(const CopyOp& op) {
+    return op.src_on_device ? device_src() : static_cast<const void*>(host_src_.data());
+  }
+
+  // The failures `op` must report, each changing one argument of a valid call.
+  std::vector<CopyCase> bad_cases(const CopyOp& op) {
+    void* dst = dst_of(op);
+    const void* src = src_of(op);
+    std::vector<CopyCase> cases = {{"zero bytes", dst, src, 0, AG_ERROR_INVALID_VALUE},
+                                   {"NULL dst", nullptr, src, 16, AG_ERROR_INVALID_VALUE}};
+    if (op.has_src) cases.push_back({"NULL src", dst, nullptr, 16, AG_ERROR_INVALID_VALUE});
+    if (op.dst_on_device) add_range_cases(cases, "dst", dst, src, true);
+    if (op.src_on_device) add_range_cases(cases, "src", dst, src, false);
+    return cases;
+  }
+
+  // Checks that the device buffers, the host destination and `outside_` are unchanged.
+  void expect_nothing_changed() {
+    ASSERT_AG(agStreamSynchronize(stream));
+    EXPECT_EQ(pattern(1), dst_->download());
+    EXPECT_EQ(pattern(2), src_->download());
+    EXPECT_EQ(pattern(3), host_dst_);
+    EXPECT_EQ(pattern(5), outside_);
+  }
+
+  Bytes host_src_ = pattern(4);
+  Bytes host_dst_ = pattern(3);
+  Bytes outside_ = pattern(5);  // host memory that no allocation covers
+  void* freed_ = nullptr;       // a device allocation already freed
+
+ private:
+  // Ranges of the device side `side` that are not inside one allocation. The other side stays at
+  // the start of its kBytes buffer, so the ranges that start inside this side's buffer and are at
+  // most kBytes long fail on this side alone.
+  void add_range_cases(std::vector<CopyCase>& cases, const std::string& side, void* dst,
+                       const void* src, bool is_dst) {
+    void* base = is_dst ? dst : const_cast<void*>(src);
+    auto add = [&](const std::string& what, void* pointer, size_t bytes) {
+      cases.push_back({side + " " + what, is_dst ? pointer : dst, is_dst ? src : pointer, bytes,
+                       AG_ERROR_INVALID_ADDRESS});
+    };
+    add("not in any allocation", outside_.data(), 16);
+    add("freed", freed_, 16);
+    add("made up", made_up<void*>(0x1234), 16);
+    add("running one byte past the end", at(base, kBytes / 2), kBytes / 2 + 1);
+    add("starting at the end", at(base, kBytes), 1);
+    add("one byte too long", base, kBytes + 1);
+    add("of SIZE_MAX bytes", base, SIZE_MAX);
+    add("of SIZE_MAX bytes from the last byte", at(base, kBytes - 1), SIZE_MAX);
+  }
+
+  std::unique_ptr<anygpu_test::DeviceBuffer<unsigned char>> dst_, src_;
+};
+
+TEST_F(MemoryErrorTest, CopiesRejectBadRanges) {
+  for (const CopyOp& op : kCopyOps)
+    for (const CopyCase& bad : bad_cases(op)) {
+      SCOPED_TRACE(op.name + " given " + bad.what);
+      EXPECT_TRUE(fails_with(bad.expected, op.name,
+                             [&] { return op.call(bad.dst, bad.src, bad.bytes, device, stream); }));
+      expect_nothing_changed();
+    }
+}
+
+TEST_F(MemoryErrorTest, CopiesRejectBadHandles) {
+  for (const CopyOp& op : kCopyOps) {
+    auto call_with = [&](ag_device d, ag_stream s) {
+      return op.call(dst_of(op), src_of(op), kBytes, d, s);
+    };
+    if (op.async)
+      expect_invalid_handles<ag_stream>(op.name,
+                                        [&](ag_stream bad) { return call_with(device, bad); });
+    else
+      expect_invalid_handles<ag_device>(op.name,
+                                        [&](ag_device bad) { return call_with(bad, stream); });
+    expect_nothing_changed();
+  }
+}
+
+TEST_F(MemoryErrorTest, CopiesStillWorkAfterFailures) {
+  for (const CopyOp& op : kCopyOps) {
+    SCOPED_TRACE(op.name);
+    EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, op.name,
+                           [&] { return op.call(dst_of(op), src_of(op), 0, device, stream); }));
+  }
+  ASSERT_AG(agMemcpyDtoD(device, device_dst(), device_src(), kBytes));
+  ASSERT_AG(agMemcpyDtoH(device, host_dst_.data(), device_dst(), kBytes));
+  EXPECT_EQ(pattern(2), host_dst_);
+}
+
+TEST_F(MemoryErrorTest, AllocationRejectsBadSizesAndNullOutput) {
+  for (const Allocator& a : kAllocators) {
+    EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, a.alloc_name,
+                           [&] { return a.alloc(device, 64, nullptr); }));
+    const std::pair<size_t, ag_result> sizes[] = {
+        {0, AG_ERROR_INVALID_VALUE},
+        {SIZE_MAX / 2, AG_ERROR_OUT_OF_MEMORY},
+        {SIZE_MAX, AG_ERROR_OUT_OF_MEMORY},
+        {static_cast<size_t>(properties.total_memory) + 1, AG_ERROR_OUT_OF_MEMORY}};
+    for (const auto& size : sizes) {
+      SCOPED_TRACE(std::string(a.alloc_name) + " of " + std::to_string(size.first) + " bytes");
+      Sentinel<void*> pointer;
+      EXPECT_TRUE(fails_with(size.second, a.alloc_name,
+                             [&] { return a.alloc(device, size.first, pointer.get()); }));
+      EXPECT_TRUE(pointer.intact());
+    }
+    void* pointer = nullptr;
+    ASSERT_AG(a.alloc(device, 64, &pointer));
+    EXPECT_AG(a.release(device, pointer));
+  }
+}
+
+TEST_F(MemoryErrorTest, FreeRejectsPointersThatAreNotAllocationsOfItsKind) {
+  for (size_t k = 0; k < 2; ++k) {
+    const Allocator& a = kAllocators[k];
+    const Allocator& other = kAllocators[1 - k];
+    void *mine = nullptr, *theirs = nullptr;
+    ASSERT_AG(a.alloc(device, kBytes, &mine));
+    ASSERT_AG(other.alloc(device, kBytes, &theirs));
+    ASSERT_AG(agMemcpyHtoD(device, mine, host_src_.data(), kBytes));
+    void* gone = nullptr;  // freed after the others were made, so not reused by them
+    ASSERT_AG(a.alloc(device, kBytes, &gone));
+    ASSERT_AG(a.release(device, gone));
+    int on_stack = 0;
+    const std::pair<const char*, void*> bad[] = {
+        {"one byte into an allocation", at(mine, 1)},
+        {"the middle of an allocation", at(mine, kBytes / 2)},
+        {"the end of an allocation", at(mine, kBytes)},
+        {"an allocation of the other kind", theirs},
+        {"a stack address", &on_stack},
+        {"a made-up address", made_up<void*>(0x1234)},
+        {"an allocation already freed", gone}};
+    for (const auto& pointer : bad) {
+      SCOPED_TRACE(std::string(a.free_name) + " of " + pointer.first);
+      EXPECT_TRUE(fails_with(AG_ERROR_INVALID_ADDRESS, a.free_name,
+                             [&] { return a.release(device, pointer.second); }));
+    }
+    EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, a.free_name,
+                           [&] { return a.release(device, nullptr); }));
+    // Both allocations survived: contents intact, each freed once by its own free.
+    Bytes back(kBytes);
+    ASSERT_AG(agMemcpyDtoH(device, back.data(), mine, kBytes));
+    EXPECT_EQ(host_src_, back);
+    EXPECT_AG(a.release(device, mine));
+    EXPECT_AG(other.release(device, theirs));
+    SCOPED_TRACE(std::string(a.free_name) + " twice");
+    EXPECT_TRUE(
+        fails_with(AG_ERROR_INVALID_ADDRESS, a.free_name, [&] { return a.release(device, mine); }));
+  }
+}
+
+TEST_F(MemoryErrorTest, AllocationCallsRejectBadDeviceHandles) {
+  for (const Allocator& a : kAllocators) {
+    void* pointer = nullptr;
+    ASSERT_AG(a.alloc(device, kBytes, &pointer));
+    expect_invalid_handles<ag_device>(a.alloc_name, [&](ag_device bad) {
+      return with_untouched_output<void*>([&](void** out) { return a.alloc(bad, 64, out); });
+    });
+    expect_invalid_handles<ag_device>(a.free_name,
+                                      [&](ag_device bad) { return a.release(bad, pointer); });
+    EXPECT_AG(a.release(device, pointer));  // still an allocation
+  }
+}
+
+TEST_F(MemoryErrorTest, GetInfoRejectsBadInput) {
+  expect_invalid_handles<ag_device>("agMemGetInfo", [](ag_device bad) {
+    Sentinel<size_t> free_bytes, total_bytes;
+    const ag_result result = agMemGetInfo(bad, free_bytes.get(), total_bytes.get());
+    EXPECT_TRUE(free_bytes.intact());
+    EXPECT_TRUE(total_bytes.intact());
+    return result;
+  });
+  Sentinel<size_t> free_bytes, total_bytes;
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agMemGetInfo(device, nullptr, total_bytes.get()));
+  EXPECT_TRUE(total_bytes.intact());
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agMemGetInfo(device, free_bytes.get(), nullptr));
+  EXPECT_TRUE(free_bytes.intact());
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agMemGetInfo(device, nullptr, nullptr));
+  size_t free_value = 0, total_value = 0;
+  EXPECT_AG(agMemGetInfo(device, &free_value, &total_value));
+  EXPECT_GT(total_value, 0u);
+}
+
+}  // namespace

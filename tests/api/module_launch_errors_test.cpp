@@ -1,0 +1,330 @@
+// Error paths of module loading, functions, their parameter layout and kernel launch.
+#include <elf.h>
+
+#include <climits>
+#include <cstddef>
+#include <cstdio>
+
+#include "api_error_support.h"
+
+using namespace api_test;
+
+namespace {
+
+using Bytes = std::vector<unsigned char>;
+using ModuleErrorTest = ApiErrorTest;
+
+Bytes test_image(size_t bytes = anygpu_image_test_kernels_size) {
+  return Bytes(anygpu_image_test_kernels, anygpu_image_test_kernels + bytes);
+}
+
+Bytes garbage() {
+  Bytes bytes(4096);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>(i * 37 + 11);
+  return bytes;
+}
+
+Bytes text(const std::string& s) {
+  return Bytes(s.begin(), s.end());
+}
+
+// The test image as an ELF file for another machine.
+Bytes with_machine(uint16_t machine) {
+  Bytes image = test_image();
+  std::memcpy(image.data() + offsetof(Elf64_Ehdr, e_machine), &machine, sizeof machine);
+  return image;
+}
+
+// After failed loads, the real image still loads and has its kernels.
+void expect_test_image_loads(ag_device device) {
+  ag_module loaded = nullptr;
+  ASSERT_AG(
+      agModuleLoadData(device, anygpu_image_test_kernels, anygpu_image_test_kernels_size, &loaded));
+  ag_function function = nullptr;
+  EXPECT_AG(agModuleGetFunction(loaded, "saxpy", &function));
+  EXPECT_AG(agModuleUnload(loaded));
+}
+
+TEST_F(ModuleErrorTest, LoadDataRejectsBadImages) {
+  const std::pair<const char*, std::pair<Bytes, ag_result>> images[] = {
+      {"garbage", {garbage(), AG_ERROR_INVALID_IMAGE}},
+      {"PTX text", {text(".version 7.0\n.target sm_80\n"), AG_ERROR_NO_BINARY_FOR_DEVICE}},
+      {"the test image's first 100 bytes", {test_image(100), AG_ERROR_INVALID_IMAGE}},
+      {"the test image's ELF header only",
+       {test_image(sizeof(Elf64_Ehdr)), AG_ERROR_INVALID_IMAGE}},
+      {"the test image's first 3 bytes", {test_image(3), AG_ERROR_INVALID_IMAGE}},
+      {"the test image as a CUDA cubin", {with_machine(190), AG_ERROR_NO_BINARY_FOR_DEVICE}},
+      {"the test image as an AMD GPU code object",
+       {with_machine(224), AG_ERROR_NO_BINARY_FOR_DEVICE}}};
+  for (const auto& image : images) {
+    SCOPED_TRACE(image.first);
+    const Bytes& bytes = image.second.first;
+    Sentinel<ag_module> loaded;
+    EXPECT_FAILS(image.second.second,
+                 agModuleLoadData(device, bytes.data(), bytes.size(), loaded.get()));
+    EXPECT_TRUE(loaded.intact());
+  }
+  expect_test_image_loads(device);
+}
+
+TEST_F(ModuleErrorTest, LoadDataRejectsBadArguments) {
+  const unsigned char* image = anygpu_image_test_kernels;
+  const size_t size = anygpu_image_test_kernels_size;
+  expect_invalid_handles<ag_device>("agModuleLoadData", [&](ag_device bad) {
+    return with_untouched_output<ag_module>(
+        [&](ag_module* out) { return agModuleLoadData(bad, image, size, out); });
+  });
+  Sentinel<ag_module> loaded;
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agModuleLoadData(device, nullptr, size, loaded.get()));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agModuleLoadData(device, image, 0, loaded.get()));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agModuleLoadData(device, image, size, nullptr));
+  EXPECT_TRUE(loaded.intact());
+  expect_test_image_loads(device);
+}
+
+TEST_F(ModuleErrorTest, LoadRejectsBadPathsAndArguments) {
+  const std::string garbage_path = ::testing::TempDir() + "anygpu_api_errors_garbage.so";
+  FILE* file = fopen(garbage_path.c_str(), "wb");
+  ASSERT_NE(nullptr, file);
+  const Bytes bytes = garbage();
+  ASSERT_EQ(bytes.size(), fwrite(bytes.data(), 1, bytes.size(), file));
+  fclose(file);
+  const std::pair<const char*, ag_result> paths[] = {
+      {"/nonexistent/anygpu/missing.so", AG_ERROR_FILE_NOT_FOUND},
+      {"", AG_ERROR_FILE_NOT_FOUND},
+      {"/", AG_ERROR_FILE_NOT_FOUND},  // a directory cannot be read
+      {"/dev/null", AG_ERROR_INVALID_IMAGE},
+      {garbage_path.c_str(), AG_ERROR_INVALID_IMAGE}};
+  for (const auto& path : paths) {
+    SCOPED_TRACE(path.first);
+    Sentinel<ag_module> loaded;
+    EXPECT_FAILS(path.second, agModuleLoad(device, path.first, loaded.get()));
+    EXPECT_TRUE(loaded.intact());
+  }
+  remove(garbage_path.c_str());
+  expect_invalid_handles<ag_device>("agModuleLoad", [](ag_device bad) {
+    return with_untouched_output<ag_module>(
+        [&](ag_module* out) { return agModuleLoad(bad, ANYGPU_TEST_KERNELS_PATH, out); });
+  });
+  Sentinel<ag_module> loaded;
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agModuleLoad(device, nullptr, loaded.get()));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agModuleLoad(device, ANYGPU_TEST_KERNELS_PATH, nullptr));
+  EXPECT_TRUE(loaded.intact());
+  ag_module module_from_file = nullptr;
+  ASSERT_AG(agModuleLoad(device, ANYGPU_TEST_KERNELS_PATH, &module_from_file));
+  EXPECT_AG(agModuleUnload(module_from_file));
+}
+
+TEST_F(ModuleErrorTest, UnloadRejectsBadModules) {
+  expect_invalid_handles<ag_module>("agModuleUnload", agModuleUnload);
+  int count = 0;  // the module and its functions survived
+  EXPECT_AG(agFunctionGetParamCount(saxpy, &count));
+  EXPECT_EQ(4, count);
+}
+
+TEST_F(ModuleErrorTest, GetFunctionRejectsBadInput) {
+  const ag_module live = module->module();
+  expect_invalid_handles<ag_module>("agModuleGetFunction", [](ag_module bad) {
+    return with_untouched_output<ag_function>(
+        [&](ag_function* out) { return agModuleGetFunction(bad, "saxpy", out); });
+  });
+  const std::pair<const char*, ag_result> names[] = {{"no_such_kernel", AG_ERROR_NOT_FOUND},
+                                                     {"saxp", AG_ERROR_NOT_FOUND},
+                                                     {"SAXPY", AG_ERROR_NOT_FOUND},
+                                                     {"saxpy ", AG_ERROR_NOT_FOUND},
+                                                     {"", AG_ERROR_INVALID_VALUE}};
+  for (const auto& name : names) {
+    SCOPED_TRACE(std::string("name \"") + name.first + "\"");
+    Sentinel<ag_function> function;
+    EXPECT_FAILS(name.second, agModuleGetFunction(live, name.first, function.get()));
+    EXPECT_TRUE(function.intact());
+  }
+  Sentinel<ag_function> function;
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agModuleGetFunction(live, nullptr, function.get()));
+  EXPECT_TRUE(function.intact());
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agModuleGetFunction(live, "saxpy", nullptr));
+  EXPECT_NE(nullptr, module->function("vector_add"));
+}
+
+TEST_F(ModuleErrorTest, ParamCountRejectsBadInput) {
+  expect_invalid_handles<ag_function>("agFunctionGetParamCount", [](ag_function bad) {
+    return with_untouched_output<int>(
+        [&](int* count) { return agFunctionGetParamCount(bad, count); });
+  });
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agFunctionGetParamCount(saxpy, nullptr));
+  int count = 0;
+  EXPECT_AG(agFunctionGetParamCount(saxpy, &count));
+  EXPECT_EQ(4, count);
+}
+
+TEST_F(ModuleErrorTest, ParamInfoRejectsBadInput) {
+  auto info_of = [](ag_function f, int index) {
+    Sentinel<ag_param_info> info(sizeof(ag_param_info));
+    const ag_result result = agFunctionGetParamInfo(f, index, info.get());
+    EXPECT_TRUE(info.intact());
+    return result;
+  };
+  expect_invalid_handles<ag_function>("agFunctionGetParamInfo",
+                                      [&](ag_function bad) { return info_of(bad, 0); });
+  const ag_function empty = module->function("empty");
+  const std::pair<ag_function, int> indexes[] = {{saxpy, -1},      {saxpy, 4},       {saxpy, 5},
+                                                 {saxpy, INT_MAX}, {saxpy, INT_MIN}, {empty, 0}};
+  for (const auto& index : indexes) {
+    SCOPED_TRACE("index " + std::to_string(index.second));
+    EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, "agFunctionGetParamInfo",
+                           [&] { return info_of(index.first, index.second); }));
+  }
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agFunctionGetParamInfo(saxpy, 0, nullptr));
+  expect_small_struct_sizes_rejected<ag_param_info>(
+      "agFunctionGetParamInfo",
+      [&](ag_param_info* info) { return agFunctionGetParamInfo(saxpy, 3, info); });
+  ag_param_info info{};
+  info.struct_size = sizeof info;
+  EXPECT_AG(agFunctionGetParamInfo(saxpy, 3, &info));
+  EXPECT_EQ(AG_PARAM_POINTER, info.kind);
+}
+
+// ---- Launch ------------------------------------------------------------------------------------
+
+struct Config {
+  std::string what;
+  unsigned grid[3];
+  unsigned block[3];
+  unsigned shared_bytes;
+};
+
+// saxpy over n = 64 floats, y = 2 * 1 + 5: a launch that ran shows in y.
+class LaunchErrorTest : public ApiErrorTest {
+ protected:
+  void SetUp() override {
+    ApiErrorTest::SetUp();
+    if (HasFatalFailure()) return;
+    x_ = std::make_unique<anygpu_test::DeviceBuffer<float>>(device, std::vector<float>(kN, 1.0f));
+    y_ = std::make_unique<anygpu_test::DeviceBuffer<float>>(device, std::vector<float>(kN, 5.0f));
+    params_ = {&n_, &a_, x_->param(), y_->param()};
+  }
+  void TearDown() override {
+    x_.reset();
+    y_.reset();
+    ApiErrorTest::TearDown();
+  }
+
+  ag_result launch(const Config& c, ag_stream on, void** params, void** extra = nullptr) {
+    return launch_function(saxpy, c, on, params, extra);
+  }
+  static ag_result launch_function(ag_function f, const Config& c, ag_stream on, void** params,
+                                   void** extra = nullptr) {
+    return agLaunchKernel(f, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
+                          c.shared_bytes, on, params, extra);
+  }
+  // Expects `launch_with(s)` to fail with `expected` both without a stream and on `stream`, and y
+  // to be unchanged.
+  template <typename Launch>
+  void expect_launch_fails(ag_result expected, Launch launch_with) {
+    for (ag_stream on : {ag_stream{nullptr}, stream}) {
+      SCOPED_TRACE(on ? "on a stream" : "without a stream");
+      EXPECT_TRUE(fails_with(expected, "agLaunchKernel", [&] { return launch_with(on); }));
+    }
+    expect_y(5.0f);
+  }
+  void expect_y(float expected) {
+    ASSERT_AG(agStreamSynchronize(stream));
+    for (float v : y_->download()) ASSERT_EQ(expected, v);
+  }
+  // The launch that works, after the failures.
+  void expect_valid_launch_works() {
+    ASSERT_AG(launch(kValid, nullptr, params_.data()));
+    expect_y(7.0f);
+    ASSERT_AG(launch(kValid, stream, params_.data()));
+    expect_y(9.0f);
+  }
+
+  const Config kValid{"valid", {1, 1, 1}, {kN, 1, 1}, 0};
+  static constexpr unsigned kN = 64;
+  int n_ = kN;
+  float a_ = 2.0f;
+  std::unique_ptr<anygpu_test::DeviceBuffer<float>> x_, y_;
+  std::vector<void*> params_;
+};
+
+TEST_F(LaunchErrorTest, ConfigurationsBeyondTheDeviceLimitsAreRejected) {
+  const auto& p = properties;
+  const unsigned bx = p.max_block_dim[0], by = p.max_block_dim[1], bz = p.max_block_dim[2];
+  const unsigned gx = p.max_grid_dim[0], gy = p.max_grid_dim[1], gz = p.max_grid_dim[2];
+  const unsigned threads = p.max_threads_per_block;
+  const unsigned shared = static_cast<unsigned>(p.shared_memory_per_block);
+  const Config configs[] = {
+      {"block.x above max_block_dim[0]", {1, 1, 1}, {bx + 1, 1, 1}, 0},
+      {"block.y above max_block_dim[1]", {1, 1, 1}, {1, by + 1, 1}, 0},
+      {"block.z above max_block_dim[2]", {1, 1, 1}, {1, 1, bz + 1}, 0},
+      {"block.x * block.y above max_threads_per_block", {1, 1, 1}, {32, threads / 32 + 1, 1}, 0},
+      {"block.x * block.y * block.z above max_threads_per_block",
+       {1, 1, 1},
+       {8, 8, threads / 64 + 1},
+       0},
+      {"every block dimension at its maximum", {1, 1, 1}, {bx, by, bz}, 0},
+      {"grid.x = 0", {0, 1, 1}, {kN, 1, 1}, 0},
+      {"grid.y = 0", {1, 0, 1}, {kN, 1, 1}, 0},
+      {"grid.z = 0", {1, 1, 0}, {kN, 1, 1}, 0},
+      {"block.x = 0", {1, 1, 1}, {0, 1, 1}, 0},
+      {"block.y = 0", {1, 1, 1}, {kN, 0, 1}, 0},
+      {"block.z = 0", {1, 1, 1}, {kN, 1, 0}, 0},
+      {"grid.x above max_grid_dim[0]", {gx + 1, 1, 1}, {kN, 1, 1}, 0},
+      {"grid.y above max_grid_dim[1]", {1, gy + 1, 1}, {kN, 1, 1}, 0},
+      {"grid.z above max_grid_dim[2]", {1, 1, gz + 1}, {kN, 1, 1}, 0},
+      {"every dimension UINT_MAX",
+       {UINT_MAX, UINT_MAX, UINT_MAX},
+       {UINT_MAX, UINT_MAX, UINT_MAX},
+       0},
+      {"dynamic shared memory above shared_memory_per_block", {1, 1, 1}, {kN, 1, 1}, shared + 1},
+      {"dynamic shared memory UINT_MAX", {1, 1, 1}, {kN, 1, 1}, UINT_MAX},
+      // Each dimension is within its limit, but the CPU backend runs at most 2^32 - 1 blocks.
+      {"more blocks than the CPU backend runs", {gx, gy, 1}, {1, 1, 1}, 0}};
+  for (const Config& c : configs) {
+    SCOPED_TRACE(c.what);
+    expect_launch_fails(AG_ERROR_INVALID_CONFIGURATION,
+                        [&](ag_stream on) { return launch(c, on, params_.data()); });
+  }
+  expect_valid_launch_works();
+}
+
+TEST_F(LaunchErrorTest, MissingParamsAndExtraAreRejected) {
+  {
+    SCOPED_TRACE("params NULL");
+    expect_launch_fails(AG_ERROR_INVALID_VALUE,
+                        [&](ag_stream on) { return launch(kValid, on, nullptr); });
+  }
+  for (size_t i = 0; i < params_.size(); ++i) {
+    SCOPED_TRACE("params[" + std::to_string(i) + "] NULL");
+    std::vector<void*> params = params_;
+    params[i] = nullptr;
+    expect_launch_fails(AG_ERROR_INVALID_VALUE,
+                        [&](ag_stream on) { return launch(kValid, on, params.data()); });
+  }
+  void* extra[] = {nullptr};
+  for (void** bad_extra : {extra, made_up<void**>()}) {
+    SCOPED_TRACE("extra non-NULL");
+    expect_launch_fails(AG_ERROR_NOT_SUPPORTED, [&](ag_stream on) {
+      return launch(kValid, on, params_.data(), bad_extra);
+    });
+  }
+  // A kernel without parameters needs no params.
+  EXPECT_AG(launch_function(module->function("empty"), kValid, nullptr, nullptr));
+  expect_valid_launch_works();
+}
+
+TEST_F(LaunchErrorTest, BadFunctionsAndStreamsAreRejected) {
+  expect_invalid_handles<ag_function>("agLaunchKernel", [&](ag_function bad) {
+    return launch_function(bad, kValid, nullptr, params_.data());
+  });
+  expect_invalid_handles<ag_function>("agLaunchKernel", [&](ag_function bad) {
+    return launch_function(bad, kValid, stream, params_.data());
+  });
+  expect_invalid_handles<ag_stream>(
+      "agLaunchKernel", [&](ag_stream bad) { return launch(kValid, bad, params_.data()); },
+      /*null_is_valid=*/true);
+  expect_y(5.0f);
+  expect_valid_launch_works();
+}
+
+}  // namespace

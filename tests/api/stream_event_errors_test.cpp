@@ -1,0 +1,136 @@
+// Error paths of the stream and event calls.
+#include <climits>
+
+#include "api_error_support.h"
+
+using namespace api_test;
+
+namespace {
+
+using StreamEventErrorTest = ApiErrorTest;
+
+// agStreamCreate and agEventCreate, with the output as void*.
+struct Creator {
+  const char* name;
+  std::function<ag_result(ag_device, unsigned, void**)> create;
+  std::function<ag_result(void*)> destroy;
+};
+
+std::vector<Creator> creators() {
+  return {{"agStreamCreate",
+           [](ag_device d, unsigned flags, void** out) {
+             return agStreamCreate(d, flags, reinterpret_cast<ag_stream*>(out));
+           },
+           [](void* s) { return agStreamDestroy(static_cast<ag_stream>(s)); }},
+          {"agEventCreate",
+           [](ag_device d, unsigned flags, void** out) {
+             return agEventCreate(d, flags, reinterpret_cast<ag_event*>(out));
+           },
+           [](void* e) { return agEventDestroy(static_cast<ag_event>(e)); }}};
+}
+
+TEST_F(StreamEventErrorTest, CreateRejectsBadDevicesFlagsAndNullOutput) {
+  for (const Creator& c : creators()) {
+    expect_invalid_handles<ag_device>(c.name, [&](ag_device bad) {
+      return with_untouched_output<void*>([&](void** out) { return c.create(bad, 0, out); });
+    });
+    for (unsigned flags : {1u, 0x80000000u, UINT_MAX}) {
+      SCOPED_TRACE(std::string(c.name) + " with flags " + std::to_string(flags));
+      Sentinel<void*> out;
+      EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, c.name,
+                             [&] { return c.create(device, flags, out.get()); }));
+      EXPECT_TRUE(out.intact());
+    }
+    EXPECT_TRUE(
+        fails_with(AG_ERROR_INVALID_VALUE, c.name, [&] { return c.create(device, 0, nullptr); }));
+    void* created = nullptr;
+    ASSERT_AG(c.create(device, 0, &created));
+    EXPECT_AG(c.destroy(created));
+  }
+}
+
+TEST_F(StreamEventErrorTest, StreamCallsRejectBadStreams) {
+  expect_invalid_handles<ag_stream>("agStreamDestroy", agStreamDestroy);
+  expect_invalid_handles<ag_stream>("agStreamSynchronize", agStreamSynchronize);
+  expect_invalid_handles<ag_stream>("agStreamQuery", agStreamQuery);
+  expect_invalid_handles<ag_stream>(
+      "agStreamWaitEvent", [&](ag_stream bad) { return agStreamWaitEvent(bad, event, 0); });
+  expect_invalid_handles<ag_stream>("agEventRecord",
+                                    [&](ag_stream bad) { return agEventRecord(event, bad); });
+  EXPECT_AG(agStreamSynchronize(stream));
+  EXPECT_AG(agStreamQuery(stream));
+}
+
+TEST_F(StreamEventErrorTest, EventCallsRejectBadEvents) {
+  expect_invalid_handles<ag_event>("agEventDestroy", agEventDestroy);
+  expect_invalid_handles<ag_event>("agEventSynchronize", agEventSynchronize);
+  expect_invalid_handles<ag_event>("agEventQuery", agEventQuery);
+  expect_invalid_handles<ag_event>("agEventRecord",
+                                   [&](ag_event bad) { return agEventRecord(bad, stream); });
+  expect_invalid_handles<ag_event>("agStreamWaitEvent",
+                                   [&](ag_event bad) { return agStreamWaitEvent(stream, bad, 0); });
+  ASSERT_AG(agEventRecord(event, stream));
+  EXPECT_AG(agEventSynchronize(event));
+  EXPECT_AG(agEventQuery(event));
+}
+
+TEST_F(StreamEventErrorTest, StreamWaitEventRejectsNonZeroFlags) {
+  ASSERT_AG(agEventRecord(event, stream));
+  for (unsigned flags : {1u, 2u, 0x80000000u, UINT_MAX}) {
+    SCOPED_TRACE(flags);
+    EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agStreamWaitEvent(stream, event, flags));
+  }
+  EXPECT_AG(agStreamWaitEvent(stream, event, 0));
+  EXPECT_AG(agStreamSynchronize(stream));
+}
+
+TEST_F(StreamEventErrorTest, ElapsedTimeRejectsBadEventsAndNullOutput) {
+  ag_event end = nullptr;
+  ASSERT_AG(agEventCreate(device, 0, &end));
+  ASSERT_AG(agEventRecord(event, stream));
+  ASSERT_AG(agEventRecord(end, stream));
+  ASSERT_AG(agStreamSynchronize(stream));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agEventElapsedTime(nullptr, event, end));
+  auto elapsed = [](ag_event a, ag_event b) {
+    return with_untouched_output<float>([&](float* ms) { return agEventElapsedTime(ms, a, b); });
+  };
+  expect_invalid_handles<ag_event>("agEventElapsedTime",
+                                   [&](ag_event bad) { return elapsed(bad, end); });
+  expect_invalid_handles<ag_event>("agEventElapsedTime",
+                                   [&](ag_event bad) { return elapsed(event, bad); });
+  float ms = -1;
+  EXPECT_AG(agEventElapsedTime(&ms, event, end));
+  EXPECT_GE(ms, 0.0f);
+  EXPECT_AG(agEventDestroy(end));
+}
+
+TEST_F(StreamEventErrorTest, ElapsedTimeOfNeverRecordedEventsIsAnInvalidValue) {
+  ag_event never = nullptr, recorded = nullptr;
+  ASSERT_AG(agEventCreate(device, 0, &never));
+  ASSERT_AG(agEventCreate(device, 0, &recorded));
+  const std::pair<const char*, std::pair<ag_event, ag_event>> cases[] = {
+      {"neither recorded", {never, event}},
+      {"start never recorded", {never, recorded}},
+      {"end never recorded", {recorded, never}},
+      {"the same never-recorded event twice", {never, never}}};
+  for (int pass = 0; pass < 2; ++pass) {  // before and after `recorded` is recorded
+    if (pass == 1) {
+      ASSERT_AG(agEventRecord(recorded, stream));
+      ASSERT_AG(agStreamSynchronize(stream));
+    }
+    for (const auto& c : cases) {
+      SCOPED_TRACE(std::string(c.first) + (pass ? ", the other recorded" : ""));
+      Sentinel<float> ms;
+      EXPECT_FAILS(AG_ERROR_INVALID_VALUE,
+                   agEventElapsedTime(ms.get(), c.second.first, c.second.second));
+      EXPECT_TRUE(ms.intact());
+    }
+  }
+  float ms = -1;
+  EXPECT_AG(agEventElapsedTime(&ms, recorded, recorded));
+  EXPECT_EQ(0.0f, ms);
+  EXPECT_AG(agEventDestroy(never));
+  EXPECT_AG(agEventDestroy(recorded));
+}
+
+}  // namespace
