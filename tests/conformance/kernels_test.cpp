@@ -208,6 +208,32 @@ TEST_P(KernelTest, BlockReverse3DWithBarrier) {
           << "block " << b << ", thread " << t;
 }
 
+// A helper reads threadIdx and blockIdx from the context in a kernel without barriers.
+TEST_P(KernelTest, HelperReadsTheThreadIndex) {
+  int n = 1000;
+  DeviceBuffer<int> out(device, std::vector<int>(n, -1));
+  void* params[] = {&n, out.param()};
+  ASSERT_AG(agLaunchKernel(module.function("helper_index"), blocks_for(n, 96), 1, 1, 96, 1, 1, 0,
+                           nullptr, params, nullptr));
+  std::vector<int> expected(n);
+  std::iota(expected.begin(), expected.end(), 0);
+  EXPECT_EQ(expected, out.download());
+}
+
+// The kernel's only barrier is in a helper.
+TEST_P(KernelTest, BarrierInsideAHelper) {
+  const unsigned block = 128, grid = 5;
+  std::vector<int> data(block * grid);
+  std::iota(data.begin(), data.end(), 0);
+  DeviceBuffer<int> d(device, data);
+  void* params[] = {d.param()};
+  ASSERT_AG(agLaunchKernel(module.function("helper_barrier_reverse"), grid, 1, 1, block, 1, 1, 0,
+                           nullptr, params, nullptr));
+  std::vector<int> expected(data.size());
+  for (unsigned i = 0; i < data.size(); ++i) expected[i] = data[i / block * block + block - 1 - i % block];
+  EXPECT_EQ(expected, d.download());
+}
+
 // A C kernel: no generated entry, called through libffi.
 TEST_P(KernelTest, CKernelThroughLibffi) {
   int n = 1001;
