@@ -222,7 +222,7 @@ struct kernel_frame {
     (void)kernel_marks<Kernel, N>::barrier;
     agk_ctx->thread_idx = agk_thread;  // the runtime tells the threads apart by it
     agk_ctx->barrier(agk_ctx);
-    agk_current_ctx = agk_ctx;
+    if (helpers_read_context || helpers_use_barrier) agk_current_ctx = agk_ctx;
   }
 };
 

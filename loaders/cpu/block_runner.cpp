@@ -18,6 +18,10 @@ BlockRunner::BlockRunner() : native_(current_thread_context()) {
 
 BlockRunner::~BlockRunner() = default;
 
+bool BlockRunner::same(const agk_dim3& a, const agk_dim3& b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
 uint32_t BlockRunner::linear_thread(const agk_dim3& index) const {
   const agk_dim3& block = packet_->block;
   return index.x + block.x * (index.y + block.y * index.z);
@@ -73,17 +77,29 @@ void BlockRunner::convert(uint32_t native_thread) {
     }
     pool_.push_back(std::move(pooled));
   }
+  // The fibers' contexts change only with the launch's shape; blocks of one launch reuse them.
   const agk_dim3 block = packet_->block;
-  for (uint32_t t = native_thread; t < n; ++t) {
-    next_[t] = t + 1 < n ? t + 1 : native_thread;
-    previous_[t] = t > native_thread ? t - 1 : n - 1;
-    if (t == native_thread) continue;
+  const bool same_shape = same(prepared_block_, block) && same(prepared_grid_, packet_->grid) &&
+                          prepared_shared_ == ctx_.dynamic_shared;
+  if (!same_shape) {
+    prepared_block_ = block;
+    prepared_grid_ = packet_->grid;
+    prepared_shared_ = ctx_.dynamic_shared;
+    prepared_from_ = n;
+  }
+  for (uint32_t t = native_thread + 1; t < prepared_from_; ++t) {
     agk_thread_ctx& ctx = thread_ctx_[t];
     ctx = ctx_;
     ctx.converted = 0;
     ctx.thread_idx.x = t % block.x;
     ctx.thread_idx.y = (t / block.x) % block.y;
     ctx.thread_idx.z = t / (block.x * block.y);
+  }
+  if (native_thread + 1 < prepared_from_) prepared_from_ = native_thread + 1;
+  for (uint32_t t = native_thread; t < n; ++t) {
+    next_[t] = t + 1 < n ? t + 1 : native_thread;
+    previous_[t] = t > native_thread ? t - 1 : n - 1;
+    if (t == native_thread) continue;
     PooledFiber* pooled = pool_[t - native_thread - 1].get();
     pooled->thread = t;
     fiber_of_thread_[t] = pooled;

@@ -38,6 +38,7 @@ class BlockRunner {
   static void on_finish_block(agk_thread_ctx* ctx);
   static void fiber_main(void* pooled_fiber);
 
+  static bool same(const agk_dim3& a, const agk_dim3& b);
   uint32_t linear_thread(const agk_dim3& index) const;
   void* dynamic_shared(uint32_t bytes);
   void convert(uint32_t native_thread);
@@ -56,6 +57,10 @@ class BlockRunner {
   uint32_t live_ = 0;
   std::vector<uint32_t> next_, previous_;
   std::vector<agk_thread_ctx> thread_ctx_;
+  // The launch shape thread_ctx_[prepared_from_, n) was prepared for.
+  agk_dim3 prepared_block_{0, 0, 0}, prepared_grid_{0, 0, 0};
+  void* prepared_shared_ = nullptr;
+  uint32_t prepared_from_ = 0;
   std::vector<PooledFiber*> fiber_of_thread_;
   std::vector<std::unique_ptr<PooledFiber>> pool_;
   ExecutionContext native_;

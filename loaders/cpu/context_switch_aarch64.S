@@ -1,13 +1,14 @@
 /* void anygpu_switch_stack(void** save_sp, void* load_sp)
- * Saves x19-x30, d8-d15 and FPCR in a 176-byte frame on the current stack, stores sp in *save_sp,
- * loads load_sp and restores the same from there (AAPCS64). */
+ * Saves x19-x30 and d8-d15 in a 160-byte frame on the current stack, stores sp in *save_sp, loads
+ * load_sp and restores the same from there (AAPCS64). FPCR is not switched: the fibers of a worker
+ * share one kernel launch's floating-point environment. */
 #if defined(__aarch64__)
   .text
   .globl anygpu_switch_stack
   .hidden anygpu_switch_stack
   .type anygpu_switch_stack, %function
 anygpu_switch_stack:
-  sub sp, sp, #176
+  sub sp, sp, #160
   stp x19, x20, [sp, #0]
   stp x21, x22, [sp, #16]
   stp x23, x24, [sp, #32]
@@ -18,13 +19,9 @@ anygpu_switch_stack:
   stp d10, d11, [sp, #112]
   stp d12, d13, [sp, #128]
   stp d14, d15, [sp, #144]
-  mrs x9, fpcr
-  str x9, [sp, #160]
   mov x9, sp
   str x9, [x0]
   mov sp, x1
-  ldr x9, [sp, #160]
-  msr fpcr, x9
   ldp x19, x20, [sp, #0]
   ldp x21, x22, [sp, #16]
   ldp x23, x24, [sp, #32]
@@ -35,7 +32,7 @@ anygpu_switch_stack:
   ldp d10, d11, [sp, #112]
   ldp d12, d13, [sp, #128]
   ldp d14, d15, [sp, #144]
-  add sp, sp, #176
+  add sp, sp, #160
   ret
   .size anygpu_switch_stack, .-anygpu_switch_stack
 

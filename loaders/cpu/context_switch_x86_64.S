@@ -1,6 +1,8 @@
 /* void anygpu_switch_stack(void** save_sp, void* load_sp)
- * Saves the callee-saved registers, MXCSR and the x87 control word on the current stack, stores
- * the stack pointer in *save_sp, loads load_sp and restores the same from there (System V ABI). */
+ * Saves the callee-saved registers on the current stack, stores the stack pointer in *save_sp,
+ * loads load_sp and restores the same from there (System V ABI). The floating-point control words
+ * (MXCSR, x87) are not switched: the fibers of a worker are threads of one kernel launch and share
+ * its floating-point environment, and ldmxcsr/fldcw would serialise every switch. */
 #if defined(__x86_64__)
   .text
   .globl anygpu_switch_stack
@@ -14,14 +16,8 @@ anygpu_switch_stack:
   pushq %r13
   pushq %r14
   pushq %r15
-  subq $8, %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
   movq %rsp, (%rdi)
   movq %rsi, %rsp
-  ldmxcsr (%rsp)
-  fldcw 4(%rsp)
-  addq $8, %rsp
   popq %r15
   popq %r14
   popq %r13

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 
 #include "sanitizers.h"
@@ -28,21 +29,6 @@ constexpr size_t kStackSize = 1024 * 1024;  // instrumented frames are much larg
 constexpr size_t kStackSize = 256 * 1024;
 #endif
 
-// The state a fresh fiber starts with: the creating thread's floating-point control words.
-uint64_t current_fp_control() {
-#if defined(__x86_64__)
-  uint32_t mxcsr;
-  uint16_t fpu_cw;
-  __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
-  __asm__ volatile("fnstcw %0" : "=m"(fpu_cw));
-  return static_cast<uint64_t>(mxcsr) | (static_cast<uint64_t>(fpu_cw) << 32);
-#else
-  uint64_t fpcr;
-  __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
-  return fpcr;
-#endif
-}
-
 // Lays out the frame anygpu_switch_stack pops, so that its `ret` enters the trampoline.
 void* initial_stack_pointer(void* stack_top, void (*entry)(void*), void* argument) {
   auto* sp = reinterpret_cast<uint64_t*>(reinterpret_cast<uintptr_t>(stack_top) & ~uintptr_t{15});
@@ -56,14 +42,12 @@ void* initial_stack_pointer(void* stack_top, void (*entry)(void*), void* argumen
   *--sp = reinterpret_cast<uint64_t>(entry);                     // r13
   *--sp = 0;                                                     // r14
   *--sp = 0;                                                     // r15
-  *--sp = current_fp_control();                                  // mxcsr, x87 control word
 #else
-  sp -= 22;  // the 176-byte frame
-  for (int i = 0; i < 22; ++i) sp[i] = 0;
+  sp -= 20;  // the 160-byte frame
+  for (int i = 0; i < 20; ++i) sp[i] = 0;
   sp[0] = reinterpret_cast<uint64_t>(argument);                   // x19
   sp[1] = reinterpret_cast<uint64_t>(entry);                      // x20
   sp[11] = reinterpret_cast<uint64_t>(&anygpu_fiber_trampoline);  // x30, the return address
-  sp[20] = current_fp_control();                                  // fpcr
 #endif
   return sp;
 }
@@ -82,8 +66,6 @@ ExecutionContext current_thread_context() {
 #endif
   return context;
 }
-
-void release_thread_context(ExecutionContext&) {}
 
 void switch_context(ExecutionContext& from, const ExecutionContext& to) {
 #if defined(ANYGPU_ASAN)
@@ -115,8 +97,12 @@ Fiber::Fiber(void (*entry)(void*), void* argument) {
   mapping_ = mapping;
   context_.stack_bottom = static_cast<char*>(mapping) + page;
   context_.stack_size = kStackSize;
+  // Stacks are a multiple of the page size apart, so their tops would all fall in the same cache
+  // sets; start each one at a different offset (its "colour") to spread the switching fibers.
+  static std::atomic<unsigned> created{0};
+  const size_t colour = (created.fetch_add(1, std::memory_order_relaxed) % 64) * 64;
   context_.stack_pointer = initial_stack_pointer(
-      static_cast<char*>(context_.stack_bottom) + kStackSize, entry, argument);
+      static_cast<char*>(context_.stack_bottom) + kStackSize - colour, entry, argument);
 #if defined(ANYGPU_TSAN)
   context_.tsan_fiber = __tsan_create_fiber(0);
 #endif

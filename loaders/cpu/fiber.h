@@ -18,7 +18,6 @@ struct ExecutionContext {
 
 // The calling OS thread's own stack, to come back to.
 ExecutionContext current_thread_context();
-void release_thread_context(ExecutionContext& context);
 
 // Suspends the caller, saving into `from`, and resumes `to`.
 void switch_context(ExecutionContext& from, const ExecutionContext& to);

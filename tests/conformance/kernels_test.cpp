@@ -230,7 +230,8 @@ TEST_P(KernelTest, BarrierInsideAHelper) {
   ASSERT_AG(agLaunchKernel(module.function("helper_barrier_reverse"), grid, 1, 1, block, 1, 1, 0,
                            nullptr, params, nullptr));
   std::vector<int> expected(data.size());
-  for (unsigned i = 0; i < data.size(); ++i) expected[i] = data[i / block * block + block - 1 - i % block];
+  for (unsigned i = 0; i < data.size(); ++i)
+    expected[i] = data[i / block * block + block - 1 - i % block];
   EXPECT_EQ(expected, d.download());
 }
 

@@ -65,9 +65,10 @@ TEST_P(ModuleTest, TheSameFunctionTwiceGivesTwoValidHandles) {
 TEST_P(ModuleTest, EveryKernelHasItsLayout) {
   TestModule module(device);
   const std::pair<const char*, int> kernels[] = {
-      {"saxpy", 4},          {"vector_add", 4}, {"empty", 0},        {"block_reduce", 3},
-      {"sgemm_tiled", 6},    {"histogram", 4},  {"mixed_params", 8}, {"index3d", 4},
-      {"reverse_blocks", 2}, {"c_scale", 3},    {"c_block_sum", 3},  {"block_reverse3d", 1},
+      {"saxpy", 4},        {"vector_add", 4},   {"empty", 0},
+      {"block_reduce", 3}, {"sgemm_tiled", 6},  {"histogram", 4},
+      {"mixed_params", 8}, {"index3d", 4},      {"reverse_blocks", 2},
+      {"c_scale", 3},      {"c_block_sum", 3},  {"block_reverse3d", 1},
       {"wait_flag", 2},    {"helper_index", 2}, {"helper_barrier_reverse", 1}};
   for (const auto& [name, expected] : kernels) {
     int count = -1;
