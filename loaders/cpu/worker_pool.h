@@ -35,6 +35,8 @@ class WorkerPool {
   };
 
   static void work_on(Job& job);
+  void remove_job(std::deque<Job*>::iterator queued);  // with mutex_ held
+  void wait_briefly_for_work();
   void worker_loop();
 
   unsigned thread_count_;
@@ -42,6 +44,7 @@ class WorkerPool {
   std::condition_variable work_available_;
   std::condition_variable worker_left_;
   std::deque<Job*> jobs_;
+  std::atomic<size_t> queued_jobs_{0};  // jobs_.size(), readable without the lock
   bool stopping_ = false;
   std::vector<std::thread> workers_;
 };
