@@ -161,6 +161,8 @@ AG_API ag_result agMemAllocHost(ag_device device, size_t bytes, void** host_ptr)
 AG_API ag_result agMemFreeHost(ag_device device, void* host_ptr);
 AG_API ag_result agMemGetInfo(ag_device device, size_t* free_bytes, size_t* total_bytes);
 
+/* Synchronous forms: done when the call returns. They are not ordered with work queued on streams
+ * (as with CUDA's non-blocking streams): synchronize a stream first when it uses the same memory. */
 AG_API ag_result agMemcpyHtoD(ag_device device, void* dst_device, const void* src_host,
                               size_t bytes);
 AG_API ag_result agMemcpyDtoH(ag_device device, void* dst_host, const void* src_device,
