@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "spin_wait.h"
 #include "worker_pool.h"
 
 namespace anygpu::cpu {
@@ -93,8 +94,9 @@ void CpuStream::enqueue_wait(CpuEvent* event) {
 }
 
 void CpuStream::synchronize() {
+  const uint64_t target = submitted_.load();
+  if (spin_briefly_until([&] { return completed_.load() >= target; })) return;
   std::unique_lock<std::mutex> lock(mutex_);
-  const uint64_t target = submitted_;
   changed_.wait(lock, [&] { return completed_ >= target; });
 }
 
@@ -128,6 +130,11 @@ void CpuStream::execute(Command& command) {
 void CpuStream::run() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
+    if (completed_ == submitted_ && !stopping_) {
+      lock.unlock();
+      spin_briefly_until([this] { return completed_.load() < submitted_.load(); });
+      lock.lock();
+    }
     changed_.wait(lock, [this] { return stopping_ || completed_ < submitted_; });
     if (completed_ == submitted_) return;  // stopping with nothing left
     Command& command = ring_[completed_ % kRingSize];

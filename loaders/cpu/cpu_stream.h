@@ -3,6 +3,7 @@
 // submitter wait.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -60,8 +61,9 @@ class CpuStream {
   std::unique_ptr<Command[]> ring_;
   std::mutex mutex_;
   std::condition_variable changed_;
-  uint64_t submitted_ = 0;  // commands written
-  uint64_t completed_ = 0;  // commands finished
+  // Changed under mutex_; also read without it, to spin before sleeping.
+  std::atomic<uint64_t> submitted_{0};  // commands written
+  std::atomic<uint64_t> completed_{0};  // commands finished
   bool stopping_ = false;
   std::thread thread_;
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "block_runner.h"
+#include "spin_wait.h"
 
 namespace anygpu::cpu {
 
@@ -61,24 +62,12 @@ void WorkerPool::run(const LaunchPacket& packet) {
   worker_left_.wait(lock, [&] { return job.workers_inside == 0; });
 }
 
-void WorkerPool::wait_briefly_for_work() {
-  // Launches often come back to back; a short spin lets the next one start without a futex
-  // wake-up, as an OpenMP team does between parallel regions. About 20 microseconds, then sleep.
-  for (int i = 0; i < 4000 && queued_jobs_.load(std::memory_order_relaxed) == 0; ++i) {
-#if defined(__x86_64__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield");
-#endif
-  }
-}
-
 void WorkerPool::worker_loop() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     if (jobs_.empty() && !stopping_) {
-      lock.unlock();
-      wait_briefly_for_work();
+      lock.unlock();  // launches often come back to back
+      spin_briefly_until([this] { return queued_jobs_.load(std::memory_order_relaxed) != 0; });
       lock.lock();
     }
     work_available_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });

@@ -36,7 +36,6 @@ class WorkerPool {
 
   static void work_on(Job& job);
   void remove_job(std::deque<Job*>::iterator queued);  // with mutex_ held
-  void wait_briefly_for_work();
   void worker_loop();
 
   unsigned thread_count_;
