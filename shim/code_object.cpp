@@ -5,6 +5,11 @@
 #include <cstdint>
 #include <cstring>
 
+#include "elf_reader.h"
+#include "fatbin_reader.h"
+#include "offload_bundle.h"
+#include "spirv_reader.h"
+
 namespace anygpu {
 namespace {
 
@@ -16,24 +21,13 @@ constexpr uint16_t kHostMachine = EM_AARCH64;
 #error "anygpu's CPU backend supports x86-64 and aarch64 hosts"
 #endif
 
-constexpr uint16_t kMachineCuda = 190;    // EM_CUDA
-constexpr uint16_t kMachineAmdgpu = 224;  // EM_AMDGPU
-constexpr uint32_t kFatbinMagic = 0xBA55ED50;
-constexpr uint32_t kSpirvMagic = 0x07230203;
-
-bool starts_with(const unsigned char* data, size_t size, const char* prefix) {
-  const size_t length = strlen(prefix);
-  return size >= length && memcmp(data, prefix, length) == 0;
-}
-
-CodeObjectFormat classify_elf(const unsigned char* data, size_t size) {
-  if (size < sizeof(Elf64_Ehdr) || data[EI_CLASS] != ELFCLASS64 || data[EI_DATA] != ELFDATA2LSB)
-    return CodeObjectFormat::foreign_elf;
-  Elf64_Ehdr header;
-  memcpy(&header, data, sizeof header);
-  if (header.e_machine == kMachineCuda) return CodeObjectFormat::cuda_cubin;
-  if (header.e_machine == kMachineAmdgpu) return CodeObjectFormat::amdgpu_code_object;
-  if (header.e_machine == kHostMachine && header.e_type == ET_DYN)
+CodeObjectFormat classify_elf(ByteReader image) {
+  ElfHeader header;
+  std::string error;
+  if (!read_elf_header(image, &header, &error)) return CodeObjectFormat::foreign_elf;
+  if (header.machine == kElfMachineCuda) return CodeObjectFormat::cuda_cubin;
+  if (header.machine == kElfMachineAmdgpu) return CodeObjectFormat::amdgpu_code_object;
+  if (header.machine == kHostMachine && header.type == ET_DYN)
     return CodeObjectFormat::host_shared_object;
   return CodeObjectFormat::foreign_elf;
 }
@@ -54,15 +48,16 @@ CodeObject detect_code_object(const void* data, size_t size) {
   const auto* bytes = static_cast<const unsigned char*>(data);
   CodeObject code{CodeObjectFormat::unknown, bytes, size};
   if (!bytes || size < 4) return code;
-  uint32_t magic;
-  memcpy(&magic, bytes, sizeof magic);
-  if (starts_with(bytes, size, ELFMAG))
-    code.format = classify_elf(bytes, size);
-  else if (starts_with(bytes, size, "__CLANG_OFFLOAD_BUNDLE__"))
+  const ByteReader image(bytes, size);
+  if (is_elf(image))
+    code.format = classify_elf(image);
+  else if (is_offload_bundle(image))
     code.format = CodeObjectFormat::clang_offload_bundle;
-  else if (magic == kSpirvMagic)
+  else if (is_compressed_offload_bundle(image))
+    code.format = CodeObjectFormat::compressed_offload_bundle;
+  else if (is_spirv(image))
     code.format = CodeObjectFormat::spirv;
-  else if (magic == kFatbinMagic)
+  else if (is_fatbin(image))
     code.format = CodeObjectFormat::nvidia_fatbin;
   else if (looks_like_ptx(bytes, size))
     code.format = CodeObjectFormat::ptx;
@@ -89,8 +84,15 @@ const char* format_name(CodeObjectFormat format) {
       return "clang offload bundle";
     case CodeObjectFormat::nvidia_fatbin:
       return "NVIDIA fatbin";
+    case CodeObjectFormat::compressed_offload_bundle:
+      return "compressed clang offload bundle";
   }
   return "unknown format";
+}
+
+bool is_container(CodeObjectFormat format) {
+  return format == CodeObjectFormat::clang_offload_bundle ||
+         format == CodeObjectFormat::nvidia_fatbin;
 }
 
 const char* host_machine_name() {
@@ -99,6 +101,10 @@ const char* host_machine_name() {
 #else
   return "aarch64";
 #endif
+}
+
+uint16_t host_elf_machine() {
+  return kHostMachine;
 }
 
 }  // namespace anygpu

@@ -1,23 +1,29 @@
-// Code-object format detection: what an image is, from its bytes alone. Every read is
-// bounds-checked.
+// Code-object format detection: what an image is, from its first bytes alone (its magic number,
+// or the ELF header). Every read is bounds-checked. What a code object is built for is read by
+// describe_code_object (code_object_target.h); a container's entries by list_code_entries
+// (code_object_entries.h).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace anygpu {
 
 enum class CodeObjectFormat {
   unknown,
-  host_shared_object,    // ELF shared object for this machine, built with anygpu/kernel.h
-  foreign_elf,           // ELF for another CPU or not a shared object
-  cuda_cubin,            // ELF, EM_CUDA
-  amdgpu_code_object,    // ELF, EM_AMDGPU
-  ptx,                   // PTX text
-  spirv,                 // SPIR-V binary
-  clang_offload_bundle,  // __CLANG_OFFLOAD_BUNDLE__
-  nvidia_fatbin,         // fatbin container
+  host_shared_object,         // ELF shared object for this machine, built with anygpu/kernel.h
+  foreign_elf,                // ELF for another CPU or not a shared object
+  cuda_cubin,                 // ELF, EM_CUDA
+  amdgpu_code_object,         // ELF, EM_AMDGPU
+  ptx,                        // PTX text
+  spirv,                      // SPIR-V binary
+  clang_offload_bundle,       // __CLANG_OFFLOAD_BUNDLE__
+  nvidia_fatbin,              // fatbin container
+  compressed_offload_bundle,  // CCOB: clang -offload-compress, not supported
 };
+
+bool is_container(CodeObjectFormat format);
 
 struct CodeObject {
   CodeObjectFormat format;
@@ -29,5 +35,7 @@ CodeObject detect_code_object(const void* data, size_t size);
 const char* format_name(CodeObjectFormat format);
 // The ELF machine name this build's host code objects need ("x86_64", "aarch64").
 const char* host_machine_name();
+// Its e_machine (EM_X86_64, EM_AARCH64).
+uint16_t host_elf_machine();
 
 }  // namespace anygpu

@@ -1,0 +1,44 @@
+// What the SPIR-V reader collects from a module's instructions, and the parameter layout computed
+// from it (spirv_layout.cpp). Internal to spirv_reader.cpp and spirv_layout.cpp.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "spirv_reader.h"
+
+namespace anygpu::spirv {
+
+struct Type {
+  uint32_t opcode = 0;
+  std::vector<uint32_t> operands;  // the words after the result id
+};
+
+struct Parameter {
+  uint32_t type = 0;
+  uint32_t id = 0;
+};
+
+struct EntryPoint {
+  uint32_t execution_model = 0;
+  uint32_t function = 0;
+  std::string name;
+};
+
+struct Module {
+  size_t pointer_size = 8;
+  std::unordered_map<uint32_t, Type> types;
+  std::unordered_map<uint32_t, uint64_t> constants;                // integer OpConstant values
+  std::unordered_set<uint32_t> by_value_params;                    // FuncParamAttr ByVal
+  std::unordered_set<uint32_t> packed_structs;                     // CPacked
+  std::unordered_map<uint32_t, std::vector<Parameter>> functions;  // by function id
+  std::vector<EntryPoint> entry_points;
+};
+
+// The layout of each parameter of `function`. False with `error` for a type it cannot lay out.
+bool parameter_layout(const Module& module, uint32_t function, std::vector<SpirvParam>* params,
+                      std::string* error);
+
+}  // namespace anygpu::spirv

@@ -1,0 +1,41 @@
+// SPIR-V modules: their entry points and, for each OpenCL kernel entry point, the size, alignment
+// and kind of each parameter as the Level Zero backend sets them (zeKernelSetArgumentValue).
+#pragma once
+
+#include <anygpu/anygpu.h>
+
+#include <string>
+#include <vector>
+
+#include "byte_reader.h"
+
+namespace anygpu {
+
+constexpr uint32_t kSpirvMagic = 0x07230203;
+constexpr uint32_t kSpirvExecutionModelKernel = 6;
+
+struct SpirvParam {
+  ag_param_kind kind = AG_PARAM_INTEGER;
+  size_t size = 0;
+  size_t alignment = 0;
+  bool workgroup_pointer = false;  // a `local` pointer: Level Zero takes its size in bytes instead
+};
+
+struct SpirvEntryPoint {
+  std::string name;
+  uint32_t execution_model = 0;
+  std::vector<SpirvParam> params;  // kernels only
+};
+
+struct SpirvInfo {
+  unsigned version_major = 0, version_minor = 0;
+  std::vector<SpirvEntryPoint> entry_points;
+};
+
+bool is_spirv(ByteReader image);
+
+// False with `error` when an instruction runs past the end, a kernel's parameter type cannot be
+// laid out, or an entry point names no function.
+bool read_spirv(ByteReader image, SpirvInfo* info, std::string* error);
+
+}  // namespace anygpu

@@ -1,0 +1,32 @@
+// Fuzz target: the ELF reader (header, sections, symbols) and what is read from e_flags.
+#include "fuzz_support.h"
+#include "shim/amdgpu_target.h"
+#include "shim/cuda_arch.h"
+#include "shim/elf_reader.h"
+
+using namespace anygpu;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const ByteReader image(data, size);
+  ElfHeader header;
+  std::string error;
+  if (!read_elf_header(image, &header, &error)) return 0;
+  AmdgpuTarget target;
+  if (amdgpu_target_from_elf(header, &target, &error)) {
+    AmdgpuTarget parsed;
+    fuzz::check(parse_amdgpu_target(amdgpu_target_name(target), &parsed));
+    fuzz::check(amdgpu_target_name(parsed) == amdgpu_target_name(target));
+  }
+  (void)cubin_sm(header);
+  std::vector<ElfSection> sections;
+  if (read_elf_sections(image, &sections, &error))
+    for (const ElfSection& section : sections) {
+      fuzz::check_inside(data, size, section.name.data(), section.name.size());
+      if (section.type != 8) fuzz::check(image.contains(section.offset, section.size));  // NOBITS
+    }
+  std::vector<ElfSymbol> symbols;
+  if (read_elf_symbols(image, &symbols, &error))
+    for (const ElfSymbol& symbol : symbols)
+      fuzz::check_inside(data, size, symbol.name.data(), symbol.name.size());
+  return 0;
+}

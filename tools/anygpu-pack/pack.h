@@ -1,0 +1,23 @@
+// anygpu-pack's commands and the helpers they share. Each command takes the arguments after its
+// name and returns the exit status: 0 done, 1 failed (with a message on stderr), 2 bad usage.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace anygpu_pack {
+
+int create_command(const std::vector<std::string>& args);
+int list_command(const std::vector<std::string>& args);
+int extract_command(const std::vector<std::string>& args);
+
+bool read_file(const std::string& path, std::vector<unsigned char>* bytes, std::string* error);
+bool write_file(const std::string& path, const unsigned char* data, size_t size,
+                std::string* error);
+
+// Prints "anygpu-pack: <message>" on stderr; returns 1.
+int report(const std::string& message);
+// Prints the usage on stderr; returns 2.
+int usage();
+
+}  // namespace anygpu_pack
