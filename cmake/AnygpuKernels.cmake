@@ -1,68 +1,375 @@
-# anygpu_add_kernels(TARGET <target> NAME <image> SOURCES <kernel sources>...)
+# anygpu_add_kernels(TARGET <target> NAME <image> SOURCES <kernel sources>...
+#                    [PTX_ARCHS <sm_XY>...] [AMDGPU_TARGETS <target id>...] [HOST_ONLY])
 #
-# Compiles kernel sources written with anygpu/kernel.h into a code-object image and embeds it in
-# <target>, which then declares it with `#include "anygpu_image_<image>.h"`:
-#     extern const unsigned char anygpu_image_<image>[];  extern const size_t anygpu_image_<image>_size;
+# Compiles kernel sources written with anygpu/kernel.h for every target, packs the code objects
+# into one bundle with anygpu-pack and embeds it in <target>, which then declares it with
+# `#include "anygpu_image_<image>.h"`:
+#     extern const unsigned char anygpu_image_<image>[];
+#     extern const size_t anygpu_image_<image>_size;
 # and loads it with agModuleLoadData(device, anygpu_image_<image>, anygpu_image_<image>_size, ...).
 #
-# Targets built today: the host code object (a shared object for this machine, for the CPU
-# backend). It is also left on disk as ${CMAKE_BINARY_DIR}/kernels/<image>.host.so.
-set(_ANYGPU_KERNEL_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/../include" CACHE INTERNAL "")
+# Targets, each from the C++ sources (C sources, AG_KERNEL_C, are host-only):
+#   host     a shared object for this machine (the CPU backend), built by the project's compiler
+#            with its flags; always built. Also left as ${CMAKE_BINARY_DIR}/kernels/<image>.host.so.
+#   PTX      one per sm_ level (PTX_ARCHS, default ANYGPU_PTX_ARCHS), clang-19 in CUDA mode.
+#   cubin    from that PTX with ptxas, for ANYGPU_CUBIN_ARCHS, only where a CUDA toolkit is found.
+#   AMD      one code object per target id (AMDGPU_TARGETS, default ANYGPU_AMDGPU_TARGETS: gfx90a,
+#            or with features, gfx90a:xnack-), clang-19 in HIP mode and lld-19.
+#   SPIR-V   clang-15 as C++ for OpenCL, llvm-link-15, llvm-as-15, llvm-spirv-15.
+# A GPU target whose tools are missing is skipped with a warning at configure time; HOST_ONLY or
+# ANYGPU_GPU_KERNELS=OFF skips them all. GPU code never sees CMAKE_<LANG>_FLAGS (sanitizers, ...).
+# Files: ${CMAKE_BINARY_DIR}/kernels/<image>.{sm_XY.ptx,sm_XY.cubin,<gfx>.co,spv,bundle}; their
+# paths are properties of the target anygpu_kernels_<image> (ANYGPU_PTX_FILES, ANYGPU_CUBIN_FILES,
+# ANYGPU_AMDGPU_FILES as <arch>=<path> lists; ANYGPU_SPIRV_FILE, ANYGPU_HOST_FILE,
+# ANYGPU_IMAGE_FILE, ANYGPU_KERNEL_SOURCES). docs/kernel-dialect.md has the compile commands.
+include_guard(GLOBAL)
 
-function(anygpu_add_kernels)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "TARGET;NAME" "SOURCES")
-  if(NOT ARG_TARGET OR NOT ARG_NAME OR NOT ARG_SOURCES)
-    message(FATAL_ERROR "anygpu_add_kernels: TARGET, NAME and SOURCES are required")
+# The dialect's headers: next to this file in the source tree, <prefix>/include once installed
+# (this file in <prefix>/lib/cmake/anygpu).
+if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/../include/anygpu/kernel.h")
+  set(_anygpu_default_include "${CMAKE_CURRENT_LIST_DIR}/../include")
+else()
+  set(_anygpu_default_include "${CMAKE_CURRENT_LIST_DIR}/../../../include")
+endif()
+get_filename_component(_anygpu_default_include "${_anygpu_default_include}" ABSOLUTE)
+set(ANYGPU_KERNEL_INCLUDE_DIR "${_anygpu_default_include}" CACHE PATH
+  "Directory holding anygpu/kernel.h")
+
+option(ANYGPU_GPU_KERNELS "anygpu_add_kernels builds GPU code objects (PTX, AMD, SPIR-V)" ON)
+set(ANYGPU_PTX_ARCHS "sm_70;sm_80;sm_90" CACHE STRING "PTX levels anygpu_add_kernels builds")
+set(ANYGPU_PTX_ISA "" CACHE STRING
+  "PTX ISA version for every PTX level (e.g. 78); empty: the oldest each sm_ level allows")
+set(ANYGPU_CUBIN_ARCHS "sm_80;sm_90" CACHE STRING
+  "cubins built with ptxas from the PTX of the same level, where a CUDA toolkit is found")
+set(ANYGPU_AMDGPU_TARGETS "gfx90a;gfx942;gfx1030;gfx1100;gfx1200" CACHE STRING
+  "AMD target ids anygpu_add_kernels builds (features allowed: gfx90a:xnack-)")
+set(ANYGPU_AMDGPU_CODE_OBJECT_VERSION "4" CACHE STRING
+  "AMD code-object version (4: ROCm 4.x and later load it; 5: the default of ROCm 6)")
+set(ANYGPU_SPIRV_VERSION "1.2" CACHE STRING "Highest SPIR-V version llvm-spirv may emit")
+
+find_program(ANYGPU_GPU_CLANG NAMES clang-19 DOC "clang for the nvptx64 and amdgcn kernels")
+find_program(ANYGPU_SPIRV_CLANG NAMES clang-15 DOC "clang whose LLVM matches llvm-spirv")
+find_program(ANYGPU_SPIRV_LINK NAMES llvm-link-15 DOC "llvm-link matching ANYGPU_SPIRV_CLANG")
+find_program(ANYGPU_SPIRV_AS NAMES llvm-as-15 DOC "llvm-as matching ANYGPU_SPIRV_CLANG")
+find_program(ANYGPU_LLVM_SPIRV NAMES llvm-spirv-15 DOC "LLVM IR to SPIR-V translator")
+find_program(ANYGPU_PTXAS NAMES ptxas HINTS ENV CUDA_PATH PATHS /usr/local/cuda
+  PATH_SUFFIXES bin DOC "CUDA toolkit's ptxas (optional: cubins)")
+
+# Says once, at configure time, which GPU targets are built and why one is skipped; sets
+# _ANYGPU_HAVE_PTX, _ANYGPU_HAVE_AMDGPU, _ANYGPU_HAVE_SPIRV.
+function(_anygpu_check_kernel_tools)
+  string(REPLACE ";" " " ptx_archs "${ANYGPU_PTX_ARCHS}")
+  string(REPLACE ";" " " amdgpu_targets "${ANYGPU_AMDGPU_TARGETS}")
+  set(PTX_what "PTX (${ptx_archs})")
+  set(PTX_tools "with ${ANYGPU_GPU_CLANG}")
+  set(AMDGPU_what "AMD code objects (${amdgpu_targets})")
+  set(AMDGPU_tools "with ${ANYGPU_GPU_CLANG} and its ld.lld")
+  set(SPIRV_what "SPIR-V")
+  set(SPIRV_tools "with ${ANYGPU_SPIRV_CLANG}, llvm-link, llvm-as and ${ANYGPU_LLVM_SPIRV}")
+  if(NOT EXISTS "${ANYGPU_GPU_CLANG}")
+    set(PTX_missing "clang-19 not found (install clang-19 or set ANYGPU_GPU_CLANG)")
+    set(AMDGPU_missing "${PTX_missing}")
+  else()
+    execute_process(COMMAND "${ANYGPU_GPU_CLANG}" -print-prog-name=ld.lld
+      OUTPUT_VARIABLE lld OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(NOT IS_ABSOLUTE "${lld}" OR NOT EXISTS "${lld}")
+      set(AMDGPU_missing "ld.lld for ${ANYGPU_GPU_CLANG} not found (install lld-19)")
+    endif()
   endif()
-  set(host_target anygpu_kernels_${ARG_NAME}_host)
-  set(image_dir "${CMAKE_BINARY_DIR}/kernels")
-  set(host_image "${image_dir}/${ARG_NAME}.host.so")
+  foreach(tool ANYGPU_LLVM_SPIRV=llvm-spirv-15 ANYGPU_SPIRV_AS=llvm-as-15
+      ANYGPU_SPIRV_LINK=llvm-link-15 ANYGPU_SPIRV_CLANG=clang-15)
+    string(REPLACE "=" ";" tool "${tool}")
+    list(GET tool 0 variable)
+    list(GET tool 1 program)
+    if(NOT EXISTS "${${variable}}")
+      set(SPIRV_missing "${program} not found (install it or set ${variable})")
+    endif()
+  endforeach()
+  foreach(kind PTX AMDGPU SPIRV)
+    if(NOT ANYGPU_GPU_KERNELS)
+      set(${kind}_missing "ANYGPU_GPU_KERNELS is OFF")
+    endif()
+    if(${kind}_missing)
+      message(WARNING "anygpu kernels: skipping ${${kind}_what}: ${${kind}_missing}")
+      set(_ANYGPU_HAVE_${kind} OFF CACHE INTERNAL "")
+    else()
+      message(STATUS "anygpu kernels: building ${${kind}_what} ${${kind}_tools}")
+      set(_ANYGPU_HAVE_${kind} ON CACHE INTERNAL "")
+    endif()
+  endforeach()
+  if(EXISTS "${ANYGPU_PTXAS}" AND ANYGPU_CUBIN_ARCHS AND _ANYGPU_HAVE_PTX)
+    string(REPLACE ";" " " cubin_archs "${ANYGPU_CUBIN_ARCHS}")
+    message(STATUS "anygpu kernels: building cubins (${cubin_archs}) with ${ANYGPU_PTXAS}")
+  else()
+    message(STATUS "anygpu kernels: no cubins (optional: they need a CUDA toolkit's ptxas)")
+  endif()
+endfunction()
+_anygpu_check_kernel_tools()
+
+# The oldest PTX ISA each level allows, so that the oldest drivers for it take the PTX.
+function(_anygpu_ptx_isa arch out)
+  set(table sm_60=50 sm_61=50 sm_62=50 sm_70=60 sm_72=61 sm_75=63 sm_80=70 sm_86=71 sm_87=74
+            sm_89=78 sm_90=78)
+  if(ANYGPU_PTX_ISA)
+    set(${out} "${ANYGPU_PTX_ISA}" PARENT_SCOPE)
+    return()
+  endif()
+  foreach(entry ${table})
+    if(entry MATCHES "^${arch}=(.*)$")
+      set(${out} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "anygpu_add_kernels: no PTX ISA known for ${arch}; set ANYGPU_PTX_ISA")
+endfunction()
+
+# Compiles each source to LLVM bitcode in <dir>; <out> gets the bitcode files.
+function(_anygpu_compile_bitcode out dir description)
+  cmake_parse_arguments(PARSE_ARGV 3 ARG "" "" "COMMAND;SOURCES")
+  set(bitcode "")
+  set(index 0)
+  foreach(source ${ARG_SOURCES})
+    get_filename_component(stem "${source}" NAME_WE)
+    set(output "${dir}/${index}_${stem}.bc")  # the index keeps equal file names apart
+    add_custom_command(OUTPUT "${output}"
+      COMMAND ${ARG_COMMAND} -I${ANYGPU_KERNEL_INCLUDE_DIR} -I${CMAKE_CURRENT_SOURCE_DIR}
+              -MD -MT "${output}" -MF "${output}.d" -emit-llvm -c "${source}" -o "${output}"
+      DEPENDS "${source}" DEPFILE "${output}.d"
+      COMMENT "anygpu kernels: ${description} ${stem}" VERBATIM)
+    list(APPEND bitcode "${output}")
+    math(EXPR index "${index} + 1")
+  endforeach()
+  set(${out} "${bitcode}" PARENT_SCOPE)
+endfunction()
+
+# PTX for one sm_ level: each source to bitcode, linked into one module, then to PTX.
+function(_anygpu_add_ptx out name arch sources)
+  _anygpu_ptx_isa(${arch} isa)
+  set(dir "${CMAKE_BINARY_DIR}/kernels/${name}/${arch}")
+  set(output "${CMAKE_BINARY_DIR}/kernels/${name}.${arch}.ptx")
+  set(flags --cuda-gpu-arch=${arch} --cuda-feature=+ptx${isa} -O3)
+  _anygpu_compile_bitcode(bitcode "${dir}" "PTX ${arch}" SOURCES ${sources}
+    COMMAND "${ANYGPU_GPU_CLANG}" -x cuda --cuda-device-only -nocudainc -nocudalib
+            -Wno-unknown-cuda-version ${flags})
+  list(POP_FRONT bitcode first)
+  set(link_others "")
+  foreach(file ${bitcode})
+    list(APPEND link_others -Xclang -mlink-bitcode-file -Xclang "${file}")
+  endforeach()
+  add_custom_command(OUTPUT "${output}"
+    COMMAND "${ANYGPU_GPU_CLANG}" --target=nvptx64-nvidia-cuda -march=${arch}
+            --cuda-feature=+ptx${isa} -O3 -S "${first}" ${link_others} -o "${output}"
+    DEPENDS "${first}" ${bitcode}
+    COMMENT "anygpu kernels: ${name}.${arch}.ptx" VERBATIM)
+  set(${out} "${output}" PARENT_SCOPE)
+endfunction()
+
+function(_anygpu_add_cubin out name arch ptx)
+  set(output "${CMAKE_BINARY_DIR}/kernels/${name}.${arch}.cubin")
+  add_custom_command(OUTPUT "${output}"
+    COMMAND "${ANYGPU_PTXAS}" -arch=${arch} "${ptx}" -o "${output}"
+    DEPENDS "${ptx}" COMMENT "anygpu kernels: ${name}.${arch}.cubin" VERBATIM)
+  set(${out} "${output}" PARENT_SCOPE)
+endfunction()
+
+# An AMD code object for one target id: each source to bitcode, linked by lld (LTO).
+function(_anygpu_add_amdgpu out name target_id sources)
+  string(REPLACE ":" "_" file_id "${target_id}")
+  set(dir "${CMAKE_BINARY_DIR}/kernels/${name}/${file_id}")
+  set(output "${CMAKE_BINARY_DIR}/kernels/${name}.${file_id}.co")
+  set(version -mcode-object-version=${ANYGPU_AMDGPU_CODE_OBJECT_VERSION})
+  _anygpu_compile_bitcode(bitcode "${dir}" "AMD ${target_id}" SOURCES ${sources}
+    COMMAND "${ANYGPU_GPU_CLANG}" -x hip --cuda-device-only -nogpuinc -nogpulib
+            --offload-arch=${target_id} ${version} -O3)
+  add_custom_command(OUTPUT "${output}"
+    COMMAND "${ANYGPU_GPU_CLANG}" --target=amdgcn-amd-amdhsa -mcpu=${target_id} -nogpulib ${version}
+            -O3 -flto ${bitcode} -o "${output}"
+    DEPENDS ${bitcode} COMMENT "anygpu kernels: ${name}.${file_id}.co" VERBATIM)
+  set(${out} "${output}" PARENT_SCOPE)
+endfunction()
+
+# SPIR-V: each source as C++ for OpenCL to spir64 bitcode, linked, translated. The loop metadata
+# (#pragma unroll, C++'s forward-progress guarantee) is dropped first: llvm-spirv 15 turns it
+# into loop merges that spirv-val rejects (blocks before their dominators, merge = continue).
+function(_anygpu_add_spirv out name sources)
+  set(dir "${CMAKE_BINARY_DIR}/kernels/${name}/spirv")
+  set(linked "${dir}/${name}.ll")
+  set(output "${CMAKE_BINARY_DIR}/kernels/${name}.spv")
+  _anygpu_compile_bitcode(bitcode "${dir}" "SPIR-V" SOURCES ${sources}
+    COMMAND "${ANYGPU_SPIRV_CLANG}" -x clcpp -cl-std=clc++2021 -target spir64 -ffreestanding -O2)
+  add_custom_command(OUTPUT "${output}"
+    COMMAND "${ANYGPU_SPIRV_LINK}" -S ${bitcode} -o "${linked}"
+    COMMAND sed -E -i "s/, !llvm\\.loop ![0-9]+//g" "${linked}"
+    COMMAND "${ANYGPU_SPIRV_AS}" "${linked}" -o "${dir}/${name}.bc"
+    COMMAND "${ANYGPU_LLVM_SPIRV}" --spirv-max-version=${ANYGPU_SPIRV_VERSION} "${dir}/${name}.bc"
+            -o "${output}"
+    DEPENDS ${bitcode} COMMENT "anygpu kernels: ${name}.spv" VERBATIM)
+  set(${out} "${output}" PARENT_SCOPE)
+endfunction()
+
+# The host code object: a module library built like the rest of the project.
+function(_anygpu_add_host out name sources)
+  set(host_target anygpu_kernels_${name}_host)
+  add_library(${host_target} MODULE ${sources})
+  target_include_directories(${host_target} PRIVATE
+    ${ANYGPU_KERNEL_INCLUDE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(${host_target} PRIVATE m)
+  set_target_properties(${host_target} PROPERTIES
+    PREFIX "" OUTPUT_NAME "${name}.host" SUFFIX ".so"
+    LIBRARY_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/kernels"
+    C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden
+    POSITION_INDEPENDENT_CODE ON)
+  set(${out} "${CMAKE_BINARY_DIR}/kernels/${name}.host.so" PARENT_SCOPE)
+endfunction()
+
+# anygpu-pack: this build's target, an installed package's, or one on the PATH.
+function(_anygpu_find_packer out)
+  if(TARGET anygpu-pack)
+    set(${out} anygpu-pack PARENT_SCOPE)
+  elseif(TARGET anygpu::anygpu-pack)
+    set(${out} anygpu::anygpu-pack PARENT_SCOPE)
+  else()
+    find_program(ANYGPU_PACK NAMES anygpu-pack
+      HINTS "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../../../bin" DOC "anygpu-pack (packs bundles)")
+    set(${out} "${ANYGPU_PACK}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# Builds every target of image <name> once, packs it, and writes the files that embed it.
+function(_anygpu_build_image name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "HOST_ONLY" "" "SOURCES;PTX_ARCHS;AMDGPU_TARGETS")
+  set(sources ${ARG_SOURCES})
+  set(gpu_sources "")
+  foreach(source ${sources})
+    if(NOT source MATCHES "\\.c$")
+      list(APPEND gpu_sources "${source}")
+    endif()
+  endforeach()
+  _anygpu_add_host(host "${name}" "${sources}")
+  set(pack_args --host "${host}")
+  set(ptx_files "")
+  set(cubin_files "")
+  set(amdgpu_files "")
+  set(spirv "")
+  if(gpu_sources AND NOT ARG_HOST_ONLY)
+    if(_ANYGPU_HAVE_PTX)
+      foreach(arch ${ARG_PTX_ARCHS})
+        _anygpu_add_ptx(ptx "${name}" ${arch} "${gpu_sources}")
+        list(APPEND ptx_files "${arch}=${ptx}")
+        if(EXISTS "${ANYGPU_PTXAS}" AND arch IN_LIST ANYGPU_CUBIN_ARCHS)
+          _anygpu_add_cubin(cubin "${name}" ${arch} "${ptx}")
+          list(APPEND cubin_files "${arch}=${cubin}")
+        endif()
+      endforeach()
+    endif()
+    if(_ANYGPU_HAVE_AMDGPU)
+      foreach(target_id ${ARG_AMDGPU_TARGETS})
+        _anygpu_add_amdgpu(code_object "${name}" ${target_id} "${gpu_sources}")
+        list(APPEND amdgpu_files "${target_id}=${code_object}")
+      endforeach()
+    endif()
+    if(_ANYGPU_HAVE_SPIRV)
+      _anygpu_add_spirv(spirv "${name}" "${gpu_sources}")
+      list(APPEND pack_args --spirv "${spirv}")
+    endif()
+  endif()
+  set(gpu_files "")
+  foreach(option_and_list "--ptx;ptx_files" "--cubin;cubin_files" "--amdgpu;amdgpu_files")
+    list(GET option_and_list 0 option)
+    list(GET option_and_list 1 list_name)
+    foreach(entry ${${list_name}})
+      list(APPEND pack_args ${option} "${entry}")
+      string(REGEX REPLACE "^[^=]*=" "" file "${entry}")
+      list(APPEND gpu_files "${file}")
+    endforeach()
+  endforeach()
+
+  _anygpu_find_packer(packer)
+  if(packer)
+    set(image "${CMAKE_BINARY_DIR}/kernels/${name}.bundle")
+    add_custom_command(OUTPUT "${image}"
+      COMMAND ${packer} create -o "${image}" ${pack_args}
+      DEPENDS anygpu_kernels_${name}_host "${host}" ${gpu_files} ${spirv} ${packer}
+      COMMENT "anygpu kernels: ${name}.bundle" VERBATIM)
+  else()
+    message(STATUS "anygpu kernels: no anygpu-pack, so ${name} embeds its host code object only")
+    set(image "${host}")
+  endif()
+  add_custom_target(anygpu_kernels_${name} DEPENDS "${image}")
+  add_dependencies(anygpu_kernels_${name} anygpu_kernels_${name}_host)
+  set_target_properties(anygpu_kernels_${name} PROPERTIES
+    ANYGPU_KERNEL_SOURCES "${sources}" ANYGPU_HOST_FILE "${host}" ANYGPU_IMAGE_FILE "${image}"
+    ANYGPU_PTX_FILES "${ptx_files}" ANYGPU_CUBIN_FILES "${cubin_files}"
+    ANYGPU_AMDGPU_FILES "${amdgpu_files}" ANYGPU_SPIRV_FILE "${spirv}")
+  _anygpu_write_embedding("${name}" "${image}")
+endfunction()
+
+# The assembly that embeds the image, and the header that declares it.
+function(_anygpu_write_embedding name image)
   set(generated "${CMAKE_BINARY_DIR}/anygpu_images")
-  if(NOT TARGET ${host_target})
-    add_library(${host_target} MODULE ${ARG_SOURCES})
-    target_include_directories(${host_target} PRIVATE
-      ${_ANYGPU_KERNEL_INCLUDE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
-    target_link_libraries(${host_target} PRIVATE m)
-    set_target_properties(${host_target} PROPERTIES
-      PREFIX "" OUTPUT_NAME "${ARG_NAME}.host" SUFFIX ".so"
-      LIBRARY_OUTPUT_DIRECTORY "${image_dir}"
-      C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden
-      POSITION_INDEPENDENT_CODE ON)
-    file(WRITE "${generated}/anygpu_image_${ARG_NAME}.S"
-"/* Generated by anygpu_add_kernels: the ${ARG_NAME} code-object image. */
-  .section .rodata.anygpu_image_${ARG_NAME},\"a\"
+  file(CONFIGURE OUTPUT "${generated}/anygpu_image_${name}.S" @ONLY CONTENT
+"/* Generated by anygpu_add_kernels: the ${name} code-object image. */
+  .section .rodata.anygpu_image_${name},\"a\"
   .balign 64
-  .globl anygpu_image_${ARG_NAME}
-  .type anygpu_image_${ARG_NAME}, %object
-anygpu_image_${ARG_NAME}:
-  .incbin \"${host_image}\"
-anygpu_image_${ARG_NAME}_end:
-  .size anygpu_image_${ARG_NAME}, anygpu_image_${ARG_NAME}_end - anygpu_image_${ARG_NAME}
+  .globl anygpu_image_${name}
+  .type anygpu_image_${name}, %object
+anygpu_image_${name}:
+  .incbin \"${image}\"
+anygpu_image_${name}_end:
+  .size anygpu_image_${name}, anygpu_image_${name}_end - anygpu_image_${name}
   .balign 8
-  .globl anygpu_image_${ARG_NAME}_size
-  .type anygpu_image_${ARG_NAME}_size, %object
-anygpu_image_${ARG_NAME}_size:
-  .quad anygpu_image_${ARG_NAME}_end - anygpu_image_${ARG_NAME}
-  .size anygpu_image_${ARG_NAME}_size, 8
+  .globl anygpu_image_${name}_size
+  .type anygpu_image_${name}_size, %object
+anygpu_image_${name}_size:
+  .quad anygpu_image_${name}_end - anygpu_image_${name}
+  .size anygpu_image_${name}_size, 8
   .section .note.GNU-stack,\"\",%progbits
 ")
-    file(WRITE "${generated}/anygpu_image_${ARG_NAME}.h"
-"/* Generated by anygpu_add_kernels: the ${ARG_NAME} code-object image embedded in this program. */
+  file(CONFIGURE OUTPUT "${generated}/anygpu_image_${name}.h" @ONLY CONTENT
+"/* Generated by anygpu_add_kernels: the ${name} code-object image embedded in this program. */
 #pragma once
 #include <stddef.h>
 #ifdef __cplusplus
 extern \"C\" {
 #endif
-extern const unsigned char anygpu_image_${ARG_NAME}[];
-extern const size_t anygpu_image_${ARG_NAME}_size;
+extern const unsigned char anygpu_image_${name}[];
+extern const size_t anygpu_image_${name}_size;
 #ifdef __cplusplus
 }
 #endif
 ")
-    set_source_files_properties("${generated}/anygpu_image_${ARG_NAME}.S" PROPERTIES
-      OBJECT_DEPENDS "${host_image}")
+endfunction()
+
+function(anygpu_add_kernels)
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "HOST_ONLY" "TARGET;NAME"
+    "SOURCES;PTX_ARCHS;AMDGPU_TARGETS")
+  if(NOT ARG_TARGET OR NOT ARG_NAME OR NOT ARG_SOURCES)
+    message(FATAL_ERROR "anygpu_add_kernels: TARGET, NAME and SOURCES are required")
   endif()
+  if(NOT ARG_PTX_ARCHS)
+    set(ARG_PTX_ARCHS ${ANYGPU_PTX_ARCHS})
+  endif()
+  if(NOT ARG_AMDGPU_TARGETS)
+    set(ARG_AMDGPU_TARGETS ${ANYGPU_AMDGPU_TARGETS})
+  endif()
+  set(host_only "")
+  if(ARG_HOST_ONLY)
+    set(host_only HOST_ONLY)
+  endif()
+  if(NOT TARGET anygpu_kernels_${ARG_NAME})  # an image is built once, embedded in each target
+    set(sources "")
+    foreach(source ${ARG_SOURCES})
+      get_filename_component(source "${source}" ABSOLUTE)
+      list(APPEND sources "${source}")
+    endforeach()
+    _anygpu_build_image("${ARG_NAME}" ${host_only} SOURCES ${sources}
+      PTX_ARCHS ${ARG_PTX_ARCHS} AMDGPU_TARGETS ${ARG_AMDGPU_TARGETS})
+  endif()
+  set(generated "${CMAKE_BINARY_DIR}/anygpu_images")
+  get_target_property(image anygpu_kernels_${ARG_NAME} ANYGPU_IMAGE_FILE)
   target_sources(${ARG_TARGET} PRIVATE "${generated}/anygpu_image_${ARG_NAME}.S")
   target_include_directories(${ARG_TARGET} PRIVATE "${generated}")
-  add_dependencies(${ARG_TARGET} ${host_target})
+  set_source_files_properties("${generated}/anygpu_image_${ARG_NAME}.S"
+    TARGET_DIRECTORY ${ARG_TARGET} PROPERTIES OBJECT_DEPENDS "${image}")
+  add_dependencies(${ARG_TARGET} anygpu_kernels_${ARG_NAME})
 endfunction()

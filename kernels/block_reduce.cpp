@@ -2,7 +2,7 @@
 // Works for any block size up to 1024 (1-D blocks).
 #include <anygpu/kernel.h>
 
-AG_KERNEL(block_reduce, (int n, const float* in, float* out)) {
+AG_KERNEL(block_reduce, (int n, const AG_GLOBAL float* in, AG_GLOBAL float* out)) {
   __shared__ float partial[1024];
   unsigned tid = threadIdx.x;
   unsigned i = blockIdx.x * blockDim.x + tid;

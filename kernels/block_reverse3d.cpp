@@ -2,7 +2,7 @@
 // block b's threads, in linear order x + bx * (y + by * z), own data[b * threads + linear].
 #include <anygpu/kernel.h>
 
-AG_KERNEL(block_reverse3d, (int* data)) {
+AG_KERNEL(block_reverse3d, (AG_GLOBAL int* data)) {
   __shared__ int values[1024];
   unsigned threads = blockDim.x * blockDim.y * blockDim.z;
   unsigned linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);

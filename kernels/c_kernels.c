@@ -1,4 +1,6 @@
-/* Kernels written in C: no generated entry, so the CPU backend calls them through libffi. */
+/* Kernels written in C: no generated entry, so the CPU backend calls them through libffi. Host
+ * only: they test that libffi path, and anygpu_add_kernels leaves .c sources out of the GPU code
+ * objects (GPU kernels are C++, AG_KERNEL). */
 #include <anygpu/kernel.h>
 
 AG_KERNEL_C(c_scale, "ifp", (int n, float a, float* x)) {

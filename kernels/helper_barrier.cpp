@@ -4,7 +4,7 @@
 
 AG_DEVICE void block_sync() { __syncthreads(); }
 
-AG_KERNEL(helper_barrier_reverse, (int* data)) {
+AG_KERNEL(helper_barrier_reverse, (AG_GLOBAL int* data)) {
   __shared__ int values[1024];
   unsigned t = threadIdx.x, base = blockIdx.x * blockDim.x;
   values[t] = data[base + t];

@@ -4,7 +4,7 @@
 
 AG_DEVICE unsigned global_index() { return blockIdx.x * blockDim.x + threadIdx.x; }
 
-AG_KERNEL(helper_index, (int n, int* out)) {
+AG_KERNEL(helper_index, (int n, AG_GLOBAL int* out)) {
   unsigned i = global_index();
   if (i < (unsigned)n) out[i] = (int)i;
 }

@@ -2,7 +2,7 @@
 // of 3-D blocks; elements outside nx * ny * nz are left alone.
 #include <anygpu/kernel.h>
 
-AG_KERNEL(index3d, (int nx, int ny, int nz, int* out)) {
+AG_KERNEL(index3d, (int nx, int ny, int nz, AG_GLOBAL int* out)) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   int z = blockIdx.z * blockDim.z + threadIdx.z;

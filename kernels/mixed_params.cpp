@@ -3,8 +3,8 @@
 
 #include "mixed_params.h"
 
-AG_KERNEL(mixed_params, (char c, short s, int i, int64_t l, float f, double d, double* out,
-                         ag_pair16 pair)) {
+AG_KERNEL(mixed_params, (char c, short s, int i, int64_t l, float f, double d,
+                         AG_GLOBAL double* out, ag_pair16 pair)) {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     out[0] = c;
     out[1] = s;

@@ -2,7 +2,7 @@
 // (launch with blockDim.x * sizeof(float) bytes of it). The last block may be partial.
 #include <anygpu/kernel.h>
 
-AG_KERNEL(reverse_blocks, (int n, float* data)) {
+AG_KERNEL(reverse_blocks, (int n, AG_GLOBAL float* data)) {
   AG_DYNAMIC_SHARED(float, buffer);
   unsigned base = blockIdx.x * blockDim.x;
   unsigned count = (unsigned)n - base < blockDim.x ? (unsigned)n - base : blockDim.x;

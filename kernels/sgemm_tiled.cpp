@@ -4,7 +4,8 @@
 
 #define TILE 16
 
-AG_KERNEL(sgemm_tiled, (int m, int n, int k, const float* a, const float* b, float* c)) {
+AG_KERNEL(sgemm_tiled, (int m, int n, int k, const AG_GLOBAL float* a, const AG_GLOBAL float* b,
+                        AG_GLOBAL float* c)) {
   __shared__ float a_tile[TILE][TILE];
   __shared__ float b_tile[TILE][TILE];
   int row = blockIdx.y * TILE + threadIdx.y;

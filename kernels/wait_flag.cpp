@@ -2,8 +2,8 @@
 // as it wants, to show what other streams do meanwhile. Launch with one thread.
 #include <anygpu/kernel.h>
 
-AG_KERNEL(wait_flag, (const int* flag, int* done)) {
-  while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == 0) {
+AG_KERNEL(wait_flag, (const AG_GLOBAL int* flag, AG_GLOBAL int* done)) {
+  while (atomicLoad(flag) == 0) {
   }
-  __atomic_store_n(done, 1, __ATOMIC_RELEASE);
+  atomicStore(done, 1);
 }

@@ -6,385 +6,47 @@
  *
  *   #include <anygpu/kernel.h>
  *
- *   AG_KERNEL(saxpy, (int n, float a, const float* x, float* y)) {
+ *   AG_KERNEL(saxpy, (int n, float a, const AG_GLOBAL float* x, AG_GLOBAL float* y)) {
  *     int i = blockIdx.x * blockDim.x + threadIdx.x;
  *     if (i < n) y[i] = a * x[i] + y[i];
  *   }
  *
- * Offered: AG_KERNEL (C++; parameters by value), AG_KERNEL_C (C, with a signature string),
- * AG_DEVICE for helpers, threadIdx / blockIdx / blockDim / gridDim with .x .y .z, __syncthreads(),
- * __shared__ for static shared memory, AG_DYNAMIC_SHARED(type, name) for the launch's dynamic
- * shared memory, atomicAdd / atomicSub / atomicMin / atomicMax / atomicExch / atomicCAS (C++), and
- * the <math.h> functions.
+ * Offered: AG_KERNEL (C++; parameters by value), AG_KERNEL_C (C, with a signature string; host
+ * only), AG_DEVICE for helpers, AG_GLOBAL / AG_LOCAL for pointers into device / shared memory,
+ * threadIdx / blockIdx / blockDim / gridDim with .x .y .z, __syncthreads(), __shared__ for static
+ * shared memory, AG_DYNAMIC_SHARED(type, name) for the launch's dynamic shared memory,
+ * atomicAdd / atomicSub / atomicMin / atomicMax / atomicExch / atomicCAS, atomicLoad (acquire) /
+ * atomicStore (release) (C++), and math: the <math.h> functions on the host, the subset listed in
+ * docs/kernel-dialect.md on GPUs.
  *
  * Rules, as on a GPU: every thread of a block reaches the same __syncthreads(); shared memory is
  * per block; device helpers that use threadIdx live in the kernel's source file or a header it
- * includes.
+ * includes. For every target: pointer parameters of a kernel say AG_GLOBAL (OpenCL needs the
+ * address space), and __shared__ and AG_DYNAMIC_SHARED are declared in the kernel body, not in
+ * helpers (OpenCL allows local memory only at kernel scope).
  *
- * Targets: this file currently implements the host target (the CPU backend's code objects). The
- * GPU targets (nvptx64, amdgcn, spir64) come with the bundle work.
+ * Targets: the host (the CPU backend's code objects, any C/C++ compiler), nvptx64 (clang -x cuda
+ * --cuda-device-only), amdgcn (clang -x hip --cuda-device-only) and spir64 (clang as C++ for
+ * OpenCL, then llvm-spirv). anygpu_add_kernels() passes the flags; docs/kernel-dialect.md lists
+ * them and what differs between targets.
  */
 #ifndef ANYGPU_KERNEL_H
 #define ANYGPU_KERNEL_H
 
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__OPENCL_VERSION__)
-#error "anygpu/kernel.h: GPU targets are not implemented yet; only the host target is."
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_CPP_VERSION__)
+#define AGK_OPENCL 1
+#endif
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(AGK_OPENCL)
+#define AGK_TARGET_GPU 1
+#elif defined(__CUDA__) || defined(__HIP__)
+#error "anygpu/kernel.h: compile GPU code with --cuda-device-only (anygpu_add_kernels does)"
 #endif
 
-#include <math.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include "kernel_host_abi.h"
-
-/* ------------------------------------------------------------------------------------------------
- * Host target. The CUDA names expand to agk_* calls. Inside a C++ kernel (AG_KERNEL) they resolve
- * to members of the kernel's frame, which hold the indices as plain values the compiler keeps in
- * registers; elsewhere (AG_DEVICE helpers, C kernels) to functions that read the thread's context
- * through a per-source-file thread-local pointer, which the entry points set.
- * ---------------------------------------------------------------------------------------------- */
-static __thread agk_thread_ctx* agk_current_ctx;
-
-static inline void agk_set_context(agk_thread_ctx* ctx) {
-  agk_current_ctx = ctx;
-}
-
-/* Static shared memory: one instance per OS thread, and a CPU worker runs one block at a time. */
-#define __shared__ static __thread
-#define AG_DEVICE static inline
-
-#ifdef __cplusplus
-extern "C" __attribute__((weak, visibility("default"))) uint32_t anygpu_host_abi(void) {
-  return AGK_HOST_ABI_VERSION;
-}
+#ifdef AGK_TARGET_GPU
+#include "detail/kernel_gpu.h"
 #else
-__attribute__((weak, visibility("default"))) uint32_t anygpu_host_abi(void) {
-  return AGK_HOST_ABI_VERSION;
-}
+#include "detail/kernel_host.h"
 #endif
 
-#ifndef __cplusplus
-/* ---------------------------------- C kernels (called via libffi) ------------------------------
- */
-static inline agk_dim3 agk_thread_idx(void) {
-  return agk_current_ctx->thread_idx;
-}
-static inline agk_dim3 agk_block_idx(void) {
-  return agk_current_ctx->block_idx;
-}
-static inline agk_dim3 agk_block_dim(void) {
-  return agk_current_ctx->block_dim;
-}
-static inline agk_dim3 agk_grid_dim(void) {
-  return agk_current_ctx->grid_dim;
-}
-static inline void* agk_dynamic_shared(void) {
-  return agk_current_ctx->dynamic_shared;
-}
-/* The runtime may run other threads of the block on this OS thread during the barrier; each of
- * them sets the pointer, so restore ours afterwards. */
-static inline void agk_barrier(void) {
-  agk_thread_ctx* ctx = agk_current_ctx;
-  ctx->barrier(ctx);
-  agk_current_ctx = ctx;
-}
-
-#define threadIdx agk_thread_idx()
-#define blockIdx agk_block_idx()
-#define blockDim agk_block_dim()
-#define gridDim agk_grid_dim()
-#define __syncthreads() agk_barrier()
-#define AG_DYNAMIC_SHARED(type, name) type* name = (type*)agk_dynamic_shared()
-
-#define AG_KERNEL_C(name, signature, params)                                                \
-  static void name params;                                                                  \
-  __attribute__((visibility("default"))) const agk_kernel_desc* anygpu_kernel_##name(void); \
-  const agk_kernel_desc* anygpu_kernel_##name(void) {                                       \
-    static const agk_kernel_desc desc = {                                                   \
-        AGK_HOST_ABI_VERSION, sizeof(signature) - 1, #name, 0, 0, 0, signature,             \
-        (void (*)(void))name, agk_set_context};                                             \
-    return &desc;                                                                           \
-  }                                                                                         \
-  static void name params
-
-#else
-/* ---------------------------------- C++ kernels ------------------------------------------------
- */
-#include <tuple>
-#include <type_traits>
-#include <utility>
-
-/* Internal linkage on purpose: each kernel source file has its own context pointer and flags.
- *
- * What a kernel can do is found when its code object is loaded: __syncthreads() and the index
- * names are templates, and the first use of one in a kernel body (or in a helper of this source
- * file) instantiates a marker whose initializer raises a flag. A kernel that can never reach a
- * barrier, and whose helpers never read the context, gets a block loop with nothing in it but the
- * kernel body. */
-namespace {
-namespace agk_detail {
-
-bool helpers_use_barrier;
-bool helpers_read_context;
-
-template <int N>
-struct helper_marks {
-  static inline const bool barrier = (helpers_use_barrier = true);
-  static inline const bool context = (helpers_read_context = true);
-};
-
-template <typename Kernel>
-struct kernel_flags {
-  static inline bool uses_barrier = false;
-};
-
-template <typename Kernel, int N>
-struct kernel_marks {
-  static inline const bool barrier = (kernel_flags<Kernel>::uses_barrier = true);
-};
-
-}  // namespace agk_detail
-}  // namespace
-
-template <int N = 0>
-static inline agk_dim3 agk_thread_idx() {
-  (void)agk_detail::helper_marks<N>::context;
-  return agk_current_ctx->thread_idx;
-}
-template <int N = 0>
-static inline agk_dim3 agk_block_idx() {
-  (void)agk_detail::helper_marks<N>::context;
-  return agk_current_ctx->block_idx;
-}
-template <int N = 0>
-static inline agk_dim3 agk_block_dim() {
-  return agk_current_ctx->block_dim;
-}
-template <int N = 0>
-static inline agk_dim3 agk_grid_dim() {
-  return agk_current_ctx->grid_dim;
-}
-template <int N = 0>
-static inline void* agk_dynamic_shared() {
-  return agk_current_ctx->dynamic_shared;
-}
-template <int N = 0>
-static inline void agk_barrier() {
-  (void)agk_detail::helper_marks<N>::barrier;
-  agk_thread_ctx* ctx = agk_current_ctx;
-  ctx->barrier(ctx);
-  agk_current_ctx = ctx;
-}
-
-#define threadIdx agk_thread_idx<>()
-#define blockIdx agk_block_idx<>()
-#define blockDim agk_block_dim<>()
-#define gridDim agk_grid_dim<>()
-#define __syncthreads() agk_barrier<>()
-#define AG_DYNAMIC_SHARED(type, name) type* name = (type*)agk_dynamic_shared<>()
-
-namespace {
-namespace agk_detail {
-
-/* What a kernel body sees; AG_KERNEL makes the body a member function of a frame. */
-template <typename Kernel>
-struct kernel_frame {
-  agk_dim3 agk_thread, agk_block, agk_block_size, agk_grid_size;
-  agk_thread_ctx* agk_ctx;
-
-  void agk_enter(agk_thread_ctx* ctx) {
-    agk_ctx = ctx;
-    agk_block_size = ctx->block_dim;
-    agk_grid_size = ctx->grid_dim;
-  }
-  template <int N = 0>
-  agk_dim3 agk_thread_idx() const {
-    return agk_thread;
-  }
-  template <int N = 0>
-  agk_dim3 agk_block_idx() const {
-    return agk_block;
-  }
-  template <int N = 0>
-  agk_dim3 agk_block_dim() const {
-    return agk_block_size;
-  }
-  template <int N = 0>
-  agk_dim3 agk_grid_dim() const {
-    return agk_grid_size;
-  }
-  template <int N = 0>
-  void* agk_dynamic_shared() const {
-    return agk_ctx->dynamic_shared;
-  }
-  template <int N = 0>
-  void agk_barrier() {
-    (void)kernel_marks<Kernel, N>::barrier;
-    agk_ctx->thread_idx = agk_thread;  // the runtime tells the threads apart by it
-    agk_ctx->barrier(agk_ctx);
-    if (helpers_read_context || helpers_use_barrier) agk_current_ctx = agk_ctx;
-  }
-};
-
-template <typename T>
-constexpr uint32_t param_kind() {
-  if (std::is_pointer<T>::value) return 3;
-  if (std::is_integral<T>::value || std::is_enum<T>::value) return 1;
-  if (std::is_floating_point<T>::value) return 2;
-  return 4;
-}
-
-template <typename Body>
-struct kernel_traits;
-
-template <typename Frame, typename... Args>
-struct kernel_traits<void (Frame::*)(Args...)> {
-  static_assert(
-      (std::is_trivially_copyable<Args>::value && ...),
-      "anygpu kernels take trivially copyable parameters by value (pointers, numbers, PODs)");
-  using frame = Frame;
-  using values = std::tuple<std::decay_t<Args>...>;
-  static constexpr agk_param_desc params[sizeof...(Args) > 0 ? sizeof...(Args) : 1] = {
-      {param_kind<std::decay_t<Args> >(), (uint32_t)sizeof(Args), (uint32_t)alignof(Args)}...};
-
-  template <size_t... I>
-  static values unpack(void** p, std::index_sequence<I...>) {
-    return values(*static_cast<std::decay_t<Args>*>(p[I])...);
-  }
-
-  /* MayConvert: the kernel can reach a barrier, so after each thread the loop checks whether the
-   * block went over to fibers. ShareIndices: helpers read the indices from the context. */
-  template <void (Frame::*Body)(Args...), bool MayConvert, bool ShareIndices>
-  static void run_blocks(void** p, agk_thread_ctx* ctx, uint32_t block_begin, uint32_t block_end) {
-    const values args = unpack(p, std::index_sequence_for<Args...>{});
-    agk_current_ctx = ctx;
-    Frame frame;
-    frame.agk_enter(ctx);
-    const agk_dim3 grid = ctx->grid_dim, block = ctx->block_dim;
-    agk_dim3 next = {block_begin % grid.x, (block_begin / grid.x) % grid.y,
-                     block_begin / (grid.x * grid.y)};
-    for (uint32_t b = block_begin; b < block_end; ++b) {
-      frame.agk_block = next;
-      ctx->block_idx = next;
-      if (++next.x == grid.x) {  // x fastest, then y, then z
-        next.x = 0;
-        if (++next.y == grid.y) {
-          next.y = 0;
-          ++next.z;
-        }
-      }
-      for (unsigned z = 0; z < block.z; ++z)
-        for (unsigned y = 0; y < block.y; ++y)
-#pragma GCC unroll 4
-          for (unsigned x = 0; x < block.x; ++x) {
-            frame.agk_thread = agk_dim3{x, y, z};
-            if (ShareIndices) ctx->thread_idx = frame.agk_thread;
-            std::apply([&frame](const auto&... a) { (frame.*Body)(a...); }, args);
-            if (MayConvert && __builtin_expect(ctx->converted != 0, 0)) {
-              ctx->finish_block(ctx);  // the block's later threads ran on fibers
-              agk_current_ctx = ctx;
-              goto next_block;
-            }
-          }
-    next_block:;
-    }
-  }
-
-  template <void (Frame::*Body)(Args...)>
-  static void run_thread(void** p, agk_thread_ctx* ctx) {
-    const values args = unpack(p, std::index_sequence_for<Args...>{});
-    agk_current_ctx = ctx;
-    Frame frame;
-    frame.agk_enter(ctx);
-    frame.agk_block = ctx->block_idx;
-    frame.agk_thread = ctx->thread_idx;
-    std::apply([&frame](const auto&... a) { (frame.*Body)(a...); }, args);
-  }
-
-  template <void (Frame::*Body)(Args...)>
-  static agk_run_blocks_fn block_loop() {
-    const bool may_convert = kernel_flags<Frame>::uses_barrier || helpers_use_barrier;
-    const bool share_indices = may_convert || helpers_read_context;
-    if (may_convert) return &run_blocks<Body, true, true>;
-    return share_indices ? &run_blocks<Body, false, true> : &run_blocks<Body, false, false>;
-  }
-};
-
-template <typename Body, Body body>
-const agk_kernel_desc* describe(const char* name) {
-  using traits = kernel_traits<Body>;
-  static const agk_kernel_desc desc = {AGK_HOST_ABI_VERSION,
-                                       (uint32_t)std::tuple_size<typename traits::values>::value,
-                                       name,
-                                       traits::params,
-                                       traits::template block_loop<body>(),
-                                       &traits::template run_thread<body>,
-                                       nullptr,
-                                       nullptr,
-                                       agk_set_context};
-  return &desc;
-}
-
-}  // namespace agk_detail
-}  // namespace
-
-#define AG_KERNEL(name, params)                                                              \
-  namespace {                                                                                \
-  struct agk_kernel_##name : agk_detail::kernel_frame<agk_kernel_##name> {                   \
-    void run params;                                                                         \
-  };                                                                                         \
-  }                                                                                          \
-  extern "C" __attribute__((visibility("default")))                                          \
-  const agk_kernel_desc* anygpu_kernel_##name(void) {                                        \
-    return agk_detail::describe<decltype(&agk_kernel_##name::run), &agk_kernel_##name::run>( \
-        #name);                                                                              \
-  }                                                                                          \
-  void agk_kernel_##name::run params
-
-/* Atomics: blocks run concurrently on several workers, so these are real atomics. */
-template <typename T>
-AG_DEVICE T atomicAdd(T* address, T value) {
-  if constexpr (std::is_floating_point<T>::value) {
-    T old = __atomic_load_n(address, __ATOMIC_RELAXED);
-    T desired;
-    do {
-      desired = old + value;
-    } while (!__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_RELAXED,
-                                        __ATOMIC_RELAXED));
-    return old;
-  } else {
-    return __atomic_fetch_add(address, value, __ATOMIC_RELAXED);
-  }
-}
-template <typename T>
-AG_DEVICE T atomicSub(T* address, T value) {
-  return __atomic_fetch_sub(address, value, __ATOMIC_RELAXED);
-}
-template <typename T>
-AG_DEVICE T atomicExch(T* address, T value) {
-  return __atomic_exchange_n(address, value, __ATOMIC_RELAXED);
-}
-template <typename T>
-AG_DEVICE T atomicCAS(T* address, T compare, T value) {
-  __atomic_compare_exchange_n(address, &compare, value, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-  return compare;
-}
-template <typename T>
-AG_DEVICE T atomicMin(T* address, T value) {
-  T old = __atomic_load_n(address, __ATOMIC_RELAXED);
-  while (value < old && !__atomic_compare_exchange_n(address, &old, value, true, __ATOMIC_RELAXED,
-                                                     __ATOMIC_RELAXED)) {
-  }
-  return old;
-}
-template <typename T>
-AG_DEVICE T atomicMax(T* address, T value) {
-  T old = __atomic_load_n(address, __ATOMIC_RELAXED);
-  while (value > old && !__atomic_compare_exchange_n(address, &old, value, true, __ATOMIC_RELAXED,
-                                                     __ATOMIC_RELAXED)) {
-  }
-  return old;
-}
-#endif /* __cplusplus */
 
 #endif /* ANYGPU_KERNEL_H */

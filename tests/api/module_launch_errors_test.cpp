@@ -28,9 +28,22 @@ Bytes text(const std::string& s) {
   return Bytes(s.begin(), s.end());
 }
 
-// The test image as an ELF file for another machine.
+// The test kernels' host code object (an ELF file), read from the build tree.
+Bytes host_code_object() {
+  Bytes bytes;
+  if (FILE* file = fopen(ANYGPU_TEST_KERNELS_PATH, "rb")) {
+    unsigned char buffer[65536];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, file)) > 0) bytes.insert(bytes.end(), buffer, buffer + n);
+    fclose(file);
+  }
+  EXPECT_GT(bytes.size(), sizeof(Elf64_Ehdr)) << ANYGPU_TEST_KERNELS_PATH;
+  return bytes;
+}
+
+// The host code object as an ELF file for another machine.
 Bytes with_machine(uint16_t machine) {
-  Bytes image = test_image();
+  Bytes image = host_code_object();
   std::memcpy(image.data() + offsetof(Elf64_Ehdr, e_machine), &machine, sizeof machine);
   return image;
 }

@@ -34,8 +34,8 @@ CodeObjectFormat detect(const std::string& text) {
   return detect_code_object(text.data(), text.size()).format;
 }
 
-TEST(CodeObject, TheEmbeddedTestImageIsAHostCodeObject) {
-  EXPECT_EQ(CodeObjectFormat::host_shared_object,
+TEST(CodeObject, TheEmbeddedTestImageIsABundle) {
+  EXPECT_EQ(CodeObjectFormat::clang_offload_bundle,
             detect_code_object(anygpu_image_test_kernels, anygpu_image_test_kernels_size).format);
 }
 

@@ -1,0 +1,311 @@
+/* kernel_gpu.h — the kernel dialect on GPU targets (nvptx64, amdgcn, spir64).
+ * Included by anygpu/kernel.h; do not include directly. */
+#ifndef ANYGPU_DETAIL_KERNEL_GPU_H
+#define ANYGPU_DETAIL_KERNEL_GPU_H
+
+#ifndef __cplusplus
+#error "anygpu/kernel.h: GPU kernels are C++ (AG_KERNEL); AG_KERNEL_C kernels are host-only"
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------------------------------------------
+ * GPU targets, part 1: what differs between them. Each defines the markers, how a kernel is
+ * declared, where dynamic shared memory comes from, how an index is read (a = x, y or z), the
+ * block barrier, and the scope of atomics. Indices are read only when used: the reads are pure,
+ * so the unused axes of agk_dim3 are dropped.
+ * ---------------------------------------------------------------------------------------------- */
+#if defined(AGK_OPENCL)
+/* spir64, compiled as C++ for OpenCL (clang-15 -cl-std=clc++2021), then llvm-spirv-15. */
+#define AG_GLOBAL __global
+#define AG_LOCAL __local
+#define AG_DEVICE static inline
+#define __shared__ __local
+#define AGK_KERNEL_ENTRY __kernel
+/* OpenCL has no extern local memory. Every SPIR-V kernel therefore takes one more parameter after
+ * the user's: a __local pointer that the Level Zero backend sets to the launch's dynamic
+ * shared-memory size (zeKernelSetArgumentValue(kernel, last, bytes, NULL)). */
+#define AGK_KERNEL_PARAMS(...) \
+  (__VA_ARGS__ __VA_OPT__(, ) __local unsigned char* agk_dynamic_shared)
+#define AGK_DYNAMIC_SHARED_BASE agk_dynamic_shared
+#define AGK_SHARED_SPACE __local
+#define AGK_AXIS_x 0
+#define AGK_AXIS_y 1
+#define AGK_AXIS_z 2
+#define AGK_THREAD_IDX(a) get_local_id(AGK_AXIS_##a)
+#define AGK_BLOCK_IDX(a) get_group_id(AGK_AXIS_##a)
+#define AGK_BLOCK_DIM(a) get_local_size(AGK_AXIS_##a)
+#define AGK_GRID_DIM(a) get_num_groups(AGK_AXIS_##a)
+/* CUDA's barrier also orders global memory between the block's threads. */
+#define AGK_BARRIER() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+/* Atomics: OpenCL's atomic_*_explicit functions (clang's __opencl_atomic builtins would become
+ * calls to a library spir64 lacks) take pointers to atomic types, found from the pointer's value
+ * type (agk_value<P>: P without its address space). */
+template <typename P>
+using agk_value = typename __remove_address_space<P>::type;
+template <typename T>
+struct agk_atomic_type;
+#define AGK_ATOMIC_TYPE(T, A) \
+  template <>                 \
+  struct agk_atomic_type<T> { \
+    using type = volatile A;  \
+  };
+AGK_ATOMIC_TYPE(int, atomic_int)
+AGK_ATOMIC_TYPE(unsigned int, atomic_uint)
+AGK_ATOMIC_TYPE(long, atomic_long)
+AGK_ATOMIC_TYPE(unsigned long, atomic_ulong)
+AGK_ATOMIC_TYPE(float, atomic_float)
+AGK_ATOMIC_TYPE(double, atomic_double)
+template <typename P>
+AG_DEVICE typename agk_atomic_type<agk_value<P> >::type* agk_atomic(P* address) {
+  return (typename agk_atomic_type<agk_value<P> >::type*)address;
+}
+#define AGK_ATOMIC_CALL(op, address, ...) \
+  atomic_##op##_explicit(agk_atomic(address), __VA_ARGS__, memory_scope_device)
+#define AGK_RELAXED memory_order_relaxed
+#define AGK_EXCHANGE exchange
+#define AGK_LOAD load
+#define AGK_STORE store
+#define AGK_CAS(address, expected, desired) \
+  AGK_ATOMIC(compare_exchange_strong, address, expected, desired, AGK_RELAXED, AGK_RELAXED)
+#define AGK_FENCE(order) \
+  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_##order, memory_scope_device)
+/* SPIR-V adds floats atomically only with an extension, and llvm-spirv 15 compares and swaps
+ * integers only: atomicAdd of a float loops on the bits agk_bits names (void: not a float). */
+template <typename T>
+struct agk_bits {
+  using type = void;
+};
+template <>
+struct agk_bits<float> {
+  using type = unsigned int;
+};
+template <>
+struct agk_bits<double> {
+  using type = unsigned long;
+};
+
+#else
+/* nvptx64 (clang-19 -x cuda -nocudainc) and amdgcn (clang-19 -x hip -nogpuinc): no SDK header,
+ * so the attributes are spelled out. */
+#define AG_GLOBAL
+#define AG_LOCAL
+#define AG_DEVICE static inline __attribute__((device))
+#ifndef __shared__
+#define __shared__ __attribute__((shared))
+#endif
+#define AGK_KERNEL_ENTRY extern "C" __attribute__((global))
+#define AGK_KERNEL_PARAMS(...) (__VA_ARGS__)
+extern __attribute__((shared, aligned(16))) unsigned char agk_dynamic_shared_memory[];
+#define AGK_DYNAMIC_SHARED_BASE agk_dynamic_shared_memory
+#define AGK_SHARED_SPACE
+template <typename P>
+using agk_value = P;
+#define AGK_ATOMIC_CALL(op, address, ...) \
+  __scoped_atomic_##op(address, __VA_ARGS__, __MEMORY_SCOPE_DEVICE)
+#define AGK_RELAXED __ATOMIC_RELAXED
+#define AGK_EXCHANGE exchange_n
+#define AGK_LOAD load_n
+#define AGK_STORE store_n
+#define AGK_CAS(address, expected, desired) \
+  AGK_ATOMIC(compare_exchange_n, address, expected, desired, false, AGK_RELAXED, AGK_RELAXED)
+
+#if defined(__CUDA_ARCH__)
+#define AGK_THREAD_IDX(a) __nvvm_read_ptx_sreg_tid_##a()
+#define AGK_BLOCK_IDX(a) __nvvm_read_ptx_sreg_ctaid_##a()
+#define AGK_BLOCK_DIM(a) __nvvm_read_ptx_sreg_ntid_##a()
+#define AGK_GRID_DIM(a) __nvvm_read_ptx_sreg_nctaid_##a()
+#define AGK_BARRIER() __nvvm_bar_sync(0)
+/* LLVM 19 selects no acquire or release on nvptx: CUDA's __threadfence() (membar.gl) instead. */
+#define AGK_FENCE(order) __nvvm_membar_gl()
+#else
+#define AGK_THREAD_IDX(a) __builtin_amdgcn_workitem_id_##a()
+#define AGK_BLOCK_IDX(a) __builtin_amdgcn_workgroup_id_##a()
+#define AGK_BLOCK_DIM(a) __builtin_amdgcn_workgroup_size_##a()
+/* The dispatch packet holds the grid in threads (either code-object version); HIP launches whole
+ * blocks, so the division is exact. */
+#define AGK_GRID_DIM(a) (__builtin_amdgcn_grid_size_##a() / __builtin_amdgcn_workgroup_size_##a())
+#define AGK_BARRIER()                                                                   \
+  (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup"), __builtin_amdgcn_s_barrier(), \
+   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup"))
+#define AGK_FENCE(order) __builtin_amdgcn_fence(AGK_ORDER_##order, "agent")
+#define AGK_ORDER_acquire __ATOMIC_ACQUIRE
+#define AGK_ORDER_release __ATOMIC_RELEASE
+#endif
+#endif
+
+/* ------------------------------------------------------------------------------------------------
+ * GPU targets, part 2: the dialect, the same on each.
+ * ---------------------------------------------------------------------------------------------- */
+typedef struct agk_dim3 {
+  unsigned int x, y, z;
+} agk_dim3;
+
+#define AGK_INDEX_FUNCTION(function, read)                                    \
+  AG_DEVICE agk_dim3 function() {                                             \
+    return agk_dim3{(unsigned)read(x), (unsigned)read(y), (unsigned)read(z)}; \
+  }
+AGK_INDEX_FUNCTION(agk_thread_idx, AGK_THREAD_IDX)
+AGK_INDEX_FUNCTION(agk_block_idx, AGK_BLOCK_IDX)
+AGK_INDEX_FUNCTION(agk_block_dim, AGK_BLOCK_DIM)
+AGK_INDEX_FUNCTION(agk_grid_dim, AGK_GRID_DIM)
+
+#define threadIdx agk_thread_idx()
+#define blockIdx agk_block_idx()
+#define blockDim agk_block_dim()
+#define gridDim agk_grid_dim()
+#define __syncthreads() AGK_BARRIER()
+#define AG_DYNAMIC_SHARED(type, name) \
+  AGK_SHARED_SPACE type* name = (AGK_SHARED_SPACE type*)AGK_DYNAMIC_SHARED_BASE
+
+/* The entry's name is the kernel's name on every target (PTX .entry, AMD symbol, SPIR-V
+ * OpEntryPoint): extern "C" on CUDA/HIP; OpenCL never mangles kernels. */
+#define AG_KERNEL(name, params) AGK_KERNEL_ENTRY void name AGK_KERNEL_PARAMS params
+
+/* Atomics, relaxed and device-wide as CUDA's. The type comes from the pointer, as in CUDA's
+ * overloads: atomicAdd(&unsigned_counter, 1) adds an unsigned 1. */
+#define AGK_ATOMIC(op, address, ...) AGK_ATOMIC_CALL(op, address, __VA_ARGS__)
+template <typename P>
+AG_DEVICE agk_value<P> atomicCAS(P* address, agk_value<P> compare, agk_value<P> value) {
+  AGK_CAS(address, &compare, value);
+  return compare;
+}
+template <typename P>
+AG_DEVICE agk_value<P> atomicAdd(P* address, agk_value<P> value) {
+#if defined(AGK_OPENCL)
+  using bits = typename agk_bits<agk_value<P> >::type;
+  if constexpr (!__is_same(bits, void)) {
+    bits* word = (bits*)address;
+    bits old = AGK_ATOMIC(AGK_LOAD, word, AGK_RELAXED);
+    while (!AGK_CAS(word, &old,
+                    __builtin_bit_cast(bits, __builtin_bit_cast(agk_value<P>, old) + value))) {
+    }
+    return __builtin_bit_cast(agk_value<P>, old);
+  }
+#endif
+  return AGK_ATOMIC(fetch_add, address, value, AGK_RELAXED);
+}
+#define AGK_ATOMIC_FUNCTION(name, op)                           \
+  template <typename P>                                         \
+  AG_DEVICE agk_value<P> name(P* address, agk_value<P> value) { \
+    return AGK_ATOMIC(op, address, value, AGK_RELAXED);         \
+  }
+AGK_ATOMIC_FUNCTION(atomicSub, fetch_sub)
+AGK_ATOMIC_FUNCTION(atomicMin, fetch_min)
+AGK_ATOMIC_FUNCTION(atomicMax, fetch_max)
+AGK_ATOMIC_FUNCTION(atomicExch, AGK_EXCHANGE)
+
+/* Flags between threads of different blocks (or the host): an acquiring load and a releasing
+ * store, device-wide. */
+template <typename P>
+AG_DEVICE agk_value<P> atomicLoad(const P* address) {
+  agk_value<P> value = AGK_ATOMIC(AGK_LOAD, (P*)address, AGK_RELAXED);
+  AGK_FENCE(acquire);
+  return value;
+}
+template <typename P>
+AG_DEVICE void atomicStore(P* address, agk_value<P> value) {
+  AGK_FENCE(release);
+  AGK_ATOMIC(AGK_STORE, address, value, AGK_RELAXED);
+}
+
+/* Math, part 1: IEEE operations, exact on every target, float and double (and the C++ float
+ * overloads). OpenCL has the overloaded names already and gets the C names with f. */
+#if defined(AGK_OPENCL)
+#define AGK_MATH(name, float_params, double_params, args) \
+  AG_DEVICE float name##f float_params {                  \
+    return name args;                                     \
+  }
+#else
+#define AGK_MATH(name, float_params, double_params, args) \
+  AG_DEVICE float name##f float_params {                  \
+    return __builtin_##name##f args;                      \
+  }                                                       \
+  AG_DEVICE float name float_params {                     \
+    return __builtin_##name##f args;                      \
+  }                                                       \
+  AG_DEVICE double name double_params {                   \
+    return __builtin_##name args;                         \
+  }
+#define INFINITY __builtin_inff()
+#define NAN __builtin_nanf("")
+#endif
+#define AGK_MATH_1(name) AGK_MATH(name, (float x), (double x), (x))
+#define AGK_MATH_2(name) AGK_MATH(name, (float x, float y), (double x, double y), (x, y))
+AGK_MATH_1(sqrt)
+AGK_MATH_1(fabs)
+AGK_MATH_1(floor)
+AGK_MATH_1(ceil)
+AGK_MATH_1(trunc)
+AGK_MATH_1(round)
+AGK_MATH_1(rint)
+AGK_MATH_2(fmin)
+AGK_MATH_2(fmax)
+AGK_MATH_2(copysign)
+AGK_MATH(fma, (float x, float y, float z), (double x, double y, double z), (x, y, z))
+
+/* Math, part 2: float transcendental functions. Without a vendor math library their precision
+ * differs by target (docs/kernel-dialect.md): OpenCL's builtins; LLVM's AMDGPU lowering; PTX's
+ * .approx instructions, as CUDA's fast-math intrinsics (__expf, __sinf). */
+#if defined(AGK_OPENCL)
+AGK_MATH_1(exp)
+AGK_MATH_1(exp2)
+AGK_MATH_1(log)
+AGK_MATH_1(log2)
+AGK_MATH_1(log10)
+AGK_MATH_1(sin)
+AGK_MATH_1(cos)
+AGK_MATH_1(tan)
+AGK_MATH_2(pow)
+#else
+#define AGK_FLOAT_FUNCTION(name, expression) \
+  AG_DEVICE float name(float x) {            \
+    return expression;                       \
+  }
+#if defined(__CUDA_ARCH__)
+AGK_FLOAT_FUNCTION(exp2f, __nvvm_ex2_approx_f(x))
+AGK_FLOAT_FUNCTION(log2f, __nvvm_lg2_approx_f(x))
+AGK_FLOAT_FUNCTION(sinf, __nvvm_sin_approx_f(x))
+AGK_FLOAT_FUNCTION(cosf, __nvvm_cos_approx_f(x))
+AGK_FLOAT_FUNCTION(expf, exp2f(x * 1.44269504f))
+AGK_FLOAT_FUNCTION(logf, log2f(x) * 0.693147181f)
+AGK_FLOAT_FUNCTION(log10f, log2f(x) * 0.301029996f)
+#else
+AGK_FLOAT_FUNCTION(expf, __builtin_expf(x))
+AGK_FLOAT_FUNCTION(exp2f, __builtin_exp2f(x))
+AGK_FLOAT_FUNCTION(logf, __builtin_logf(x))
+AGK_FLOAT_FUNCTION(log2f, __builtin_log2f(x))
+AGK_FLOAT_FUNCTION(log10f, __builtin_log10f(x))
+AGK_FLOAT_FUNCTION(sinf, __builtin_sinf(x))
+AGK_FLOAT_FUNCTION(cosf, __builtin_cosf(x))
+#endif
+AGK_FLOAT_FUNCTION(tanf, sinf(x) / cosf(x))
+/* exp2(y * log2|x|) with C's special cases; LLVM lowers pow on AMD the same way, without them. */
+AG_DEVICE float powf(float x, float y) {
+  if (y == 0.0f || x == 1.0f) return 1.0f;
+  const float magnitude = exp2f(y * log2f(fabsf(x)));
+  if (!(x < 0.0f)) return magnitude;
+  if (truncf(y) != y) return NAN;
+  return truncf(y * 0.5f) != y * 0.5f ? -magnitude : magnitude;  // odd y keeps the sign
+}
+/* The C++ float overloads. */
+AGK_FLOAT_FUNCTION(exp, expf(x))
+AGK_FLOAT_FUNCTION(exp2, exp2f(x))
+AGK_FLOAT_FUNCTION(log, logf(x))
+AGK_FLOAT_FUNCTION(log2, log2f(x))
+AGK_FLOAT_FUNCTION(log10, log10f(x))
+AGK_FLOAT_FUNCTION(sin, sinf(x))
+AGK_FLOAT_FUNCTION(cos, cosf(x))
+AGK_FLOAT_FUNCTION(tan, tanf(x))
+AG_DEVICE float pow(float x, float y) {
+  return powf(x, y);
+}
+#endif
+
+/* C kernels have no GPU form. */
+#define AG_KERNEL_C(name, signature, params) \
+  static_assert(false, "AG_KERNEL_C kernels are host-only: write AG_KERNEL for GPU targets")
+
+
+#endif /* ANYGPU_DETAIL_KERNEL_GPU_H */

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# check_spirv.sh SPIRV_VAL SPIRV_DIS SPIRV_FILE KERNEL_NAME...
+# spirv-val accepts the module, its OpEntryPoints are exactly the kernel names, and each kernel
+# ends with the Workgroup pointer parameter that carries dynamic shared memory
+# (docs/kernel-dialect.md).
+set -euo pipefail
+. "$(dirname "$0")/check_common.sh"
+spirv_val=$1 spirv_dis=$2 spirv=$3
+shift 3
+require_tool "spirv-val" "$spirv_val"
+require_tool "spirv-dis" "$spirv_dis"
+
+"$spirv_val" "$spirv" || fail "spirv-val rejects $spirv"
+"$spirv_dis" --raw-id "$spirv" >"$scratch/text" || fail "spirv-dis cannot read $spirv"
+sed -n 's/^ *OpEntryPoint Kernel %[0-9]* "\([^"]*\)".*/\1/p' "$scratch/text" >"$scratch/names"
+same_names "SPIR-V $(sed -n 's/^; Version: //p' "$scratch/text")" "$scratch/names" "$@"
+
+awk '$2 == "=" && $3 == "OpTypePointer" && $4 == "Workgroup" { workgroup[$1] = 1 }
+     $2 == "=" && $3 == "OpTypeFunction" { last_parameter[$1] = $NF }
+     $2 == "=" && $3 == "OpFunction" { type[$1] = $NF }
+     $1 == "OpEntryPoint" { entry[$3] = $4 }
+     END {
+       for (id in entry)
+         if (!workgroup[last_parameter[type[id]]]) {
+           print "no trailing Workgroup pointer: " entry[id]
+           bad = 1
+         }
+       exit bad
+     }' "$scratch/text" || fail "a kernel lacks the dynamic shared-memory parameter"
