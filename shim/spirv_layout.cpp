@@ -11,15 +11,6 @@
 namespace anygpu::spirv {
 namespace {
 
-enum Opcode : uint32_t {
-  kOpTypeBool = 20,
-  kOpTypeInt = 21,
-  kOpTypeFloat = 22,
-  kOpTypeVector = 23,
-  kOpTypeArray = 28,
-  kOpTypeStruct = 30,
-  kOpTypePointer = 32,
-};
 // Image, sampler, sampled image, opaque, event, device event, reserve id, queue, pipe.
 constexpr uint32_t kOpaqueTypes[] = {25, 26, 27, 31, 34, 35, 36, 37, 38};
 constexpr uint32_t kStorageWorkgroup = 4;

@@ -11,6 +11,34 @@
 
 namespace anygpu::spirv {
 
+// The opcodes the reader and the layout look at (SPIR-V specification, section 3.52).
+enum Opcode : uint32_t {
+  kOpMemoryModel = 14,
+  kOpEntryPoint = 15,
+  kOpTypeVoid = 19,
+  kOpTypeBool = 20,
+  kOpTypeInt = 21,
+  kOpTypeFloat = 22,
+  kOpTypeVector = 23,
+  kOpTypeImage = 25,
+  kOpTypeSampler = 26,
+  kOpTypeSampledImage = 27,
+  kOpTypeArray = 28,
+  kOpTypeStruct = 30,
+  kOpTypeOpaque = 31,
+  kOpTypePointer = 32,
+  kOpTypeEvent = 34,
+  kOpTypeDeviceEvent = 35,
+  kOpTypeReserveId = 36,
+  kOpTypeQueue = 37,
+  kOpTypePipe = 38,
+  kOpConstant = 43,
+  kOpFunction = 54,
+  kOpFunctionParameter = 55,
+  kOpFunctionEnd = 56,
+  kOpDecorate = 71,
+};
+
 struct Type {
   uint32_t opcode = 0;
   std::vector<uint32_t> operands;  // the words after the result id

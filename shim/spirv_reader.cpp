@@ -9,34 +9,9 @@ namespace anygpu {
 namespace {
 
 using spirv::Module;
+using namespace spirv;  // the opcodes
 
 constexpr size_t kHeaderWords = 5;
-enum Opcode : uint32_t {
-  kOpMemoryModel = 14,
-  kOpEntryPoint = 15,
-  kOpTypeVoid = 19,
-  kOpTypeBool = 20,
-  kOpTypeInt = 21,
-  kOpTypeFloat = 22,
-  kOpTypeVector = 23,
-  kOpTypeImage = 25,
-  kOpTypeSampler = 26,
-  kOpTypeSampledImage = 27,
-  kOpTypeArray = 28,
-  kOpTypeStruct = 30,
-  kOpTypeOpaque = 31,
-  kOpTypePointer = 32,
-  kOpTypeEvent = 34,
-  kOpTypeDeviceEvent = 35,
-  kOpTypeReserveId = 36,
-  kOpTypeQueue = 37,
-  kOpTypePipe = 38,
-  kOpConstant = 43,
-  kOpFunction = 54,
-  kOpFunctionParameter = 55,
-  kOpFunctionEnd = 56,
-  kOpDecorate = 71,
-};
 constexpr uint32_t kDecorationCPacked = 10, kDecorationFuncParamAttr = 38;
 constexpr uint32_t kFuncParamAttrByVal = 2;
 constexpr uint32_t kAddressingPhysical32 = 1;
