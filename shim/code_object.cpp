@@ -50,7 +50,8 @@ CodeObject detect_code_object(const void* data, size_t size) {
   if (!bytes || size < 4) return code;
   const ByteReader image(bytes, size);
   if (is_elf(image))
-    code.format = classify_elf(image);
+    code.format = has_offload_bundle_sections(image) ? CodeObjectFormat::clang_offload_bundle_object
+                                                     : classify_elf(image);
   else if (is_offload_bundle(image))
     code.format = CodeObjectFormat::clang_offload_bundle;
   else if (is_compressed_offload_bundle(image))
@@ -62,6 +63,11 @@ CodeObject detect_code_object(const void* data, size_t size) {
   else if (looks_like_ptx(bytes, size))
     code.format = CodeObjectFormat::ptx;
   return code;
+}
+
+CodeObjectFormat detect_elf_format(const void* data, size_t size) {
+  const ByteReader image(data, size);
+  return is_elf(image) ? classify_elf(image) : CodeObjectFormat::unknown;
 }
 
 const char* format_name(CodeObjectFormat format) {
@@ -86,12 +92,15 @@ const char* format_name(CodeObjectFormat format) {
       return "NVIDIA fatbin";
     case CodeObjectFormat::compressed_offload_bundle:
       return "compressed clang offload bundle";
+    case CodeObjectFormat::clang_offload_bundle_object:
+      return "clang offload bundle in an object file";
   }
   return "unknown format";
 }
 
 bool is_container(CodeObjectFormat format) {
   return format == CodeObjectFormat::clang_offload_bundle ||
+         format == CodeObjectFormat::clang_offload_bundle_object ||
          format == CodeObjectFormat::nvidia_fatbin;
 }
 

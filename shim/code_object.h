@@ -21,6 +21,9 @@ enum class CodeObjectFormat {
   clang_offload_bundle,       // __CLANG_OFFLOAD_BUNDLE__
   nvidia_fatbin,              // fatbin container
   compressed_offload_bundle,  // CCOB: clang -offload-compress, not supported
+  // ELF file with __CLANG_OFFLOAD_BUNDLE__<id> sections (clang-offload-bundler -type=o): the
+  // object-file form of a clang offload bundle
+  clang_offload_bundle_object,
 };
 
 bool is_container(CodeObjectFormat format);
@@ -32,6 +35,9 @@ struct CodeObject {
 };
 
 CodeObject detect_code_object(const void* data, size_t size);
+// What an ELF file is from its header alone, bundle sections aside: the host entry of an
+// object-file bundle is the file itself, read as what it was before it was bundled.
+CodeObjectFormat detect_elf_format(const void* data, size_t size);
 const char* format_name(CodeObjectFormat format);
 // The ELF machine name this build's host code objects need ("x86_64", "aarch64").
 const char* host_machine_name();

@@ -1,5 +1,7 @@
 #include "code_object_entries.h"
 
+#include <elf.h>
+
 #include "fatbin_reader.h"
 #include "offload_bundle.h"
 #include "ptx_reader.h"
@@ -105,13 +107,38 @@ bool add_nested(const CodeObject& inner, const std::string& label, Walk* walk,
   return true;
 }
 
+// The host entry of an object-file bundle is the file that carries the bundle: it is read as the
+// ELF file it was before bundling, not opened again (it would be this bundle), and not charged
+// (it is every byte). A relocatable object, what clang-offload-bundler is given, loads nowhere.
+void add_carrier(const BundleEntry& entry, const std::string& label,
+                 std::vector<CodeEntry>* entries) {
+  const CodeObject code{detect_elf_format(entry.data, entry.size), entry.data, entry.size};
+  CodeTarget target = describe_code_object(code);
+  if (target.problem.empty() && target.elf_type == ET_REL)
+    target.problem =
+        "it is the object file that carries the bundle, which no backend loads; the CPU backend "
+        "needs it linked into a shared object";
+  entries->push_back(CodeEntry{label, code, target});
+}
+
+bool read_bundle(const CodeObject& code, OffloadBundle* bundle, std::string* error) {
+  const ByteReader image(code.data, code.size);
+  if (code.format == CodeObjectFormat::clang_offload_bundle_object)
+    return read_offload_bundle_sections(image, bundle, error);
+  return read_offload_bundle(image, bundle, error);
+}
+
 bool add_bundle(const CodeObject& code, const std::string& label, Walk* walk,
                 std::vector<CodeEntry>* entries, std::string* error) {
   OffloadBundle bundle;
-  if (!read_offload_bundle(ByteReader(code.data, code.size), &bundle, error)) return false;
+  if (!read_bundle(code, &bundle, error)) return false;
   for (const BundleEntry& entry : bundle.entries) {
-    const CodeObject inner = detect_code_object(entry.data, entry.size);
     const std::string inner_label = nested_label(label, "'" + entry.id + "'");
+    if (entry.whole_file) {
+      add_carrier(entry, inner_label, entries);
+      continue;
+    }
+    const CodeObject inner = detect_code_object(entry.data, entry.size);
     std::string inner_error;
     if (add_nested(inner, inner_label, walk, entries, &inner_error)) continue;
     if (!inner_error.empty()) {
@@ -128,7 +155,8 @@ bool add_bundle(const CodeObject& code, const std::string& label, Walk* walk,
 
 bool add_entries(const CodeObject& code, const std::string& label, Walk walk,
                  std::vector<CodeEntry>* entries, std::string* error) {
-  if (code.format == CodeObjectFormat::clang_offload_bundle)
+  if (code.format == CodeObjectFormat::clang_offload_bundle ||
+      code.format == CodeObjectFormat::clang_offload_bundle_object)
     return add_bundle(code, label, &walk, entries, error);
   if (code.format == CodeObjectFormat::nvidia_fatbin)
     return add_fatbin(code, label, &walk, entries, error);

@@ -1,5 +1,6 @@
 // The code objects an image holds: the image itself, or each entry of a container (a clang offload
-// bundle, an NVIDIA fatbin, or a fatbin inside a bundle), each with what it is built for.
+// bundle in either form, an NVIDIA fatbin, or a fatbin inside a bundle), each with what it is
+// built for.
 #pragma once
 
 #include <string>

@@ -70,7 +70,7 @@ bool code_object_kernels(const CodeObject& code, std::vector<std::string>* kerne
     return true;
   }
   if (code.format == CodeObjectFormat::spirv) return spirv_kernels(code, kernels, error);
-  if (is_elf(image)) return elf_kernels(code, kernels, error);
+  if (is_elf(image) && !is_container(code.format)) return elf_kernels(code, kernels, error);
   return true;  // containers and unknown formats name no kernels themselves
 }
 

@@ -46,8 +46,11 @@ const char* elf_machine_name(uint16_t machine) {
 std::string elf_text(const CodeTarget& target) {
   const char* machine = elf_machine_name(target.elf_machine);
   const std::string what = machine ? machine : strprintf("e_machine %u", target.elf_machine);
-  return strprintf("ELF %s for %s", target.elf_type == ET_DYN ? "shared object" : "file",
-                   what.c_str());
+  const char* kind = target.elf_type == ET_DYN    ? "shared object"
+                     : target.elf_type == ET_REL  ? "relocatable object"
+                     : target.elf_type == ET_EXEC ? "executable"
+                                                  : "file";
+  return strprintf("ELF %s for %s", kind, what.c_str());
 }
 
 std::string target_text(const CodeTarget& target) {

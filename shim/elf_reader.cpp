@@ -122,6 +122,34 @@ bool read_symbol_table(ByteReader image, const SectionTable& table, const Elf64_
   return true;
 }
 
+// The sections, each checked to lie inside the image where `check_bytes`.
+bool read_sections(ByteReader image, std::vector<ElfSection>* sections, std::string* error,
+                   bool check_bytes) {
+  sections->clear();
+  ElfHeader header;
+  SectionTable table;
+  ByteReader names;
+  if (!read_elf_header(image, &header, error) || !read_section_table(image, &table, error) ||
+      !section_names(image, table, &names, error))
+    return false;
+  for (uint64_t i = 0; i < table.count; ++i) {
+    Elf64_Shdr raw;
+    read_section(image, table, i, &raw, error);
+    ElfSection section;
+    section.type = raw.sh_type;
+    section.offset = raw.sh_offset;
+    section.size = raw.sh_size;
+    const bool named = names.size() == 0 || table_string(names, raw.sh_name, &section.name);
+    const bool inside = raw.sh_type == SHT_NOBITS || image.contains(raw.sh_offset, raw.sh_size);
+    if (!named || (check_bytes && !inside)) {
+      *error = strprintf("section %" PRIu64 "'s name or bytes lie outside the file", i);
+      return false;
+    }
+    sections->push_back(section);
+  }
+  return true;
+}
+
 }  // namespace
 
 bool is_elf(ByteReader image) {
@@ -151,28 +179,12 @@ bool read_elf_header(ByteReader image, ElfHeader* header, std::string* error) {
 }
 
 bool read_elf_sections(ByteReader image, std::vector<ElfSection>* sections, std::string* error) {
-  sections->clear();
-  ElfHeader header;
-  SectionTable table;
-  ByteReader names;
-  if (!read_elf_header(image, &header, error) || !read_section_table(image, &table, error) ||
-      !section_names(image, table, &names, error))
-    return false;
-  for (uint64_t i = 0; i < table.count; ++i) {
-    Elf64_Shdr raw;
-    read_section(image, table, i, &raw, error);
-    ElfSection section;
-    section.type = raw.sh_type;
-    section.offset = raw.sh_offset;
-    section.size = raw.sh_size;
-    const bool named = names.size() == 0 || table_string(names, raw.sh_name, &section.name);
-    if (!named || (raw.sh_type != SHT_NOBITS && !image.contains(raw.sh_offset, raw.sh_size))) {
-      *error = strprintf("section %" PRIu64 "'s name or bytes lie outside the file", i);
-      return false;
-    }
-    sections->push_back(section);
-  }
-  return true;
+  return read_sections(image, sections, error, true);
+}
+
+bool read_elf_section_headers(ByteReader image, std::vector<ElfSection>* sections,
+                              std::string* error) {
+  return read_sections(image, sections, error, false);
 }
 
 bool read_elf_symbols(ByteReader image, std::vector<ElfSymbol>* symbols, std::string* error) {

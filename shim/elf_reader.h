@@ -46,6 +46,12 @@ bool read_elf_header(ByteReader image, ElfHeader* header, std::string* error);
 // table, a name or a section's bytes lie outside the image.
 bool read_elf_sections(ByteReader image, std::vector<ElfSection>* sections, std::string* error);
 
+// The same, without checking that each section's bytes lie inside the image (the section table
+// and the names still are checked): for a reader that checks the sections it uses, and says
+// which one does not fit. Index i of `sections` is section i.
+bool read_elf_section_headers(ByteReader image, std::vector<ElfSection>* sections,
+                              std::string* error);
+
 // The symbols of .symtab and .dynsym (either may be absent), in table order, without the null
 // symbol. False with `error` when a table, its string table or a name lies outside the image.
 bool read_elf_symbols(ByteReader image, std::vector<ElfSymbol>* symbols, std::string* error);

@@ -1,8 +1,12 @@
 #include "offload_bundle.h"
 
+#include <elf.h>
+
 #include <cinttypes>
 #include <set>
+#include <string_view>
 
+#include "elf_reader.h"
 #include "string_format.h"
 
 namespace anygpu {
@@ -87,6 +91,33 @@ bool check_ids(const std::vector<BundleEntry>& entries, std::string* error) {
   return true;
 }
 
+// Object-file form: a section named "__CLANG_OFFLOAD_BUNDLE__<id>" with a non-empty id.
+bool is_bundle_section(const ElfSection& section) {
+  const std::string_view magic(kOffloadBundleMagic, kOffloadBundleMagicSize);
+  return section.name.size() > magic.size() && section.name.substr(0, magic.size()) == magic;
+}
+
+// One bundle section's entry; its id has been checked.
+bool read_section_entry(ByteReader image, const ElfSection& section, size_t index,
+                        BundleEntry* entry, std::string* error) {
+  if (section.type == SHT_NOBITS) {  // no bytes in the file: an empty entry
+    entry->data = image.data();
+    entry->size = 0;
+    return true;
+  }
+  if (!image.contains(section.offset, section.size)) {
+    *error = strprintf("entry '%s' (section %zu) at offset %" PRIu64 " with %" PRIu64
+                       " bytes runs past the end of its %zu bytes",
+                       entry->id.c_str(), index, section.offset, section.size, image.size());
+    return false;
+  }
+  // clang-offload-bundler gives the host entry one zero byte and unbundles it as the whole file.
+  entry->whole_file = section.size == 1 && image.data()[section.offset] == 0;
+  entry->data = entry->whole_file ? image.data() : image.data() + section.offset;
+  entry->size = entry->whole_file ? image.size() : static_cast<size_t>(section.size);
+  return true;
+}
+
 }  // namespace
 
 bool is_offload_bundle(ByteReader image) {
@@ -136,6 +167,56 @@ bool read_offload_bundle(ByteReader image, OffloadBundle* bundle, std::string* e
   }
   bundle->entries = std::move(entries);
   bundle->extent = static_cast<size_t>(extent > position ? extent : position);
+  return true;
+}
+
+bool has_offload_bundle_sections(ByteReader image) {
+  std::vector<ElfSection> sections;
+  std::string error;
+  if (!is_elf(image) || !read_elf_section_headers(image, &sections, &error)) return false;
+  for (const ElfSection& section : sections)
+    if (is_bundle_section(section)) return true;
+  return false;
+}
+
+bool read_offload_bundle_sections(ByteReader image, OffloadBundle* bundle, std::string* error) {
+  bundle->entries.clear();
+  bundle->extent = 0;
+  if (!is_elf(image)) {
+    *error = "it is not an ELF file";
+    return false;
+  }
+  std::vector<ElfSection> sections;
+  std::string elf_error;
+  if (!read_elf_section_headers(image, &sections, &elf_error)) {
+    *error = "its ELF section table is malformed: " + elf_error;
+    return false;
+  }
+  std::vector<BundleEntry> entries;
+  std::set<std::string> ids;
+  for (size_t i = 0; i < sections.size(); ++i) {
+    if (!is_bundle_section(sections[i])) continue;
+    BundleEntry entry;
+    entry.id = std::string(sections[i].name.substr(kOffloadBundleMagicSize));
+    if (!printable_id(entry.id) || entry.id.size() > kMaxIdLength) {
+      *error = strprintf("section %zu's entry id is longer than %" PRIu64
+                         " bytes or holds a byte that is not printable ASCII",
+                         i, kMaxIdLength);
+      return false;
+    }
+    if (!ids.insert(entry.id).second) {
+      *error = strprintf("two sections have the entry id '%s'", entry.id.c_str());
+      return false;
+    }
+    if (!read_section_entry(image, sections[i], i, &entry, error)) return false;
+    entries.push_back(std::move(entry));
+  }
+  if (entries.empty()) {
+    *error = "it has no section named __CLANG_OFFLOAD_BUNDLE__<id>";
+    return false;
+  }
+  bundle->entries = std::move(entries);
+  bundle->extent = image.size();
   return true;
 }
 

@@ -1,17 +1,11 @@
 #include "embedded_bundles.h"
 
-#include <elf.h>
-
 #include <cstring>
-
-#include "shim/elf_reader.h"
 
 namespace anygpu_pack {
 namespace {
 
 using namespace anygpu;
-
-constexpr char kHostKind[] = "host-";
 
 void add_scanned_bundles(ByteReader file, std::vector<FoundBundle>* found) {
   size_t at = 0;
@@ -32,24 +26,13 @@ void add_scanned_bundles(ByteReader file, std::vector<FoundBundle>* found) {
   }
 }
 
+// The object-file form, read as the runtime reads it (shim/offload_bundle.h); a malformed one is
+// skipped like a malformed embedded bundle.
 void add_section_bundle(ByteReader file, std::vector<FoundBundle>* found) {
-  std::vector<ElfSection> sections;
+  OffloadBundle bundle;
   std::string error;
-  if (!is_elf(file) || !read_elf_sections(file, &sections, &error)) return;
-  FoundBundle bundle{"object-file bundle", {}};
-  for (const ElfSection& section : sections) {
-    const std::string_view name = section.name;
-    if (section.type == SHT_NOBITS || name.size() <= kOffloadBundleMagicSize ||
-        name.compare(0, kOffloadBundleMagicSize, kOffloadBundleMagic) != 0)
-      continue;
-    BundleEntry entry;
-    entry.id = std::string(name.substr(kOffloadBundleMagicSize));
-    const bool host = entry.id.compare(0, sizeof kHostKind - 1, kHostKind) == 0;
-    entry.data = host ? file.data() : file.data() + section.offset;
-    entry.size = host ? file.size() : static_cast<size_t>(section.size);
-    bundle.entries.push_back(entry);
-  }
-  if (!bundle.entries.empty()) found->push_back(bundle);
+  if (read_offload_bundle_sections(file, &bundle, &error))
+    found->push_back(FoundBundle{"object-file bundle", bundle.entries});
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the fuzz targets' handmade seeds from ptx/tiny.ptx, tiny.spvasm and tiny.c (the real
-# code objects in tests/bundle/data are added to each corpus by run_fuzzers.sh). Needs spirv-as, cc
-# and python3.
+# code objects in tests/bundle/data are added to each corpus by run_fuzzers.sh). Needs spirv-as, cc,
+# python3 and clang-offload-bundler-15.
 set -euo pipefail
 cd "$(dirname "$0")"
 spirv-as tiny.spvasm -o spirv/tiny.spv
@@ -51,3 +51,9 @@ open("select/tiny.bundle", "wb").write(bundle([
     ("hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-", amd), ("hip-nvptx64-nvidia-cuda--compute_90", ptx),
     ("host-x86_64-unknown-linux-gnu", b"")]))
 PY
+# The object-file form of a bundle: elf/tiny.o with one __CLANG_OFFLOAD_BUNDLE__<id> section per
+# entry (its host entry is the file itself).
+clang-offload-bundler-15 -type=o \
+  -targets=host-x86_64-unknown-linux-gnu,hip-nvptx64-nvidia-cuda--compute_90,hip-spirv64-unknown-unknown \
+  -input=elf/tiny.o -input=ptx/tiny.ptx -input=spirv/tiny.spv -output=select/object_bundle.o
+cp select/object_bundle.o bundle/object_bundle.o
