@@ -1,8 +1,10 @@
-// Fuzz target: the ELF reader (header, sections, symbols) and what is read from e_flags.
+// Fuzz target: the ELF reader (header, sections, symbols), what is read from e_flags, and the
+// parameter records (anygpu_params_<kernel> symbols).
 #include "fuzz_support.h"
 #include "shim/amdgpu_target.h"
 #include "shim/cuda_arch.h"
 #include "shim/elf_reader.h"
+#include "shim/kernel_params.h"
 
 using namespace anygpu;
 
@@ -25,8 +27,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (section.type != 8) fuzz::check(image.contains(section.offset, section.size));  // NOBITS
     }
   std::vector<ElfSymbol> symbols;
-  if (read_elf_symbols(image, &symbols, &error))
-    for (const ElfSymbol& symbol : symbols)
-      fuzz::check_inside(data, size, symbol.name.data(), symbol.name.size());
+  if (!read_elf_symbols(image, &symbols, &error)) return 0;
+  const std::string prefix = kParamRecordPrefix;
+  int records = 0;
+  for (const ElfSymbol& symbol : symbols) {
+    fuzz::check_inside(data, size, symbol.name.data(), symbol.name.size());
+    if (symbol.name.compare(0, prefix.size(), prefix) != 0 || ++records > 4) continue;
+    std::vector<ag_param_info> layout;
+    const std::string kernel(symbol.name.substr(prefix.size()));
+    if (!read_kernel_params(CodeObject{CodeObjectFormat::cuda_cubin, data, size}, kernel, &layout,
+                            &error))
+      fuzz::check(!error.empty());
+  }
   return 0;
 }

@@ -23,6 +23,11 @@
 #define AG_DEVICE static inline
 #define __shared__ __local
 #define AGK_KERNEL_ENTRY __kernel
+/* No parameter record in SPIR-V (the SPIR-V reader has the types): llvm-spirv 15 rejects the cast
+ * to a generic pointer in llvm.used, and an external global would add the Linkage capability. The
+ * record is still computed, with internal linkage, so that it compiles here too; unused, it is
+ * never emitted. */
+#define AGK_PARAMS_DECLARATION static __constant __attribute__((unused))
 /* OpenCL has no extern local memory. Every SPIR-V kernel therefore takes one more parameter after
  * the user's: a __local pointer that the Level Zero backend sets to the launch's dynamic
  * shared-memory size (zeKernelSetArgumentValue(kernel, last, bytes, NULL)). */
@@ -96,6 +101,7 @@ struct agk_bits<double> {
 #define __shared__ __attribute__((shared))
 #endif
 #define AGK_KERNEL_ENTRY extern "C" __attribute__((global))
+#define AGK_PARAMS_DECLARATION extern "C" __attribute__((device, used))
 #define AGK_KERNEL_PARAMS(...) (__VA_ARGS__)
 extern __attribute__((shared, aligned(16))) unsigned char agk_dynamic_shared_memory[];
 #define AGK_DYNAMIC_SHARED_BASE agk_dynamic_shared_memory
@@ -159,9 +165,62 @@ AGK_INDEX_FUNCTION(agk_grid_dim, AGK_GRID_DIM)
 #define AG_DYNAMIC_SHARED(type, name) \
   AGK_SHARED_SPACE type* name = (AGK_SHARED_SPACE type*)AGK_DYNAMIC_SHARED_BASE
 
+/* The parameter record. PTX cannot tell a pointer from a 64-bit integer (.param .u64 for both),
+ * so AG_KERNEL also emits, before the kernel, a device global `anygpu_params_<name>` (extern "C",
+ * used, constant-initialised) that records the layout of the user's parameters, computed here
+ * from their types. Little-endian 32-bit words:
+ *   magic 0x50475941 ('AYGP'), version 1, count,
+ *   then per parameter: size, alignment, kind (AG_PARAM_* of anygpu.h).
+ * Offsets are not stored: they follow C rules (each parameter aligned to its alignment).
+ * shim/kernel_params.h reads it from PTX and ELF code objects; docs/kernel-dialect.md. */
+#define AGK_PARAMS_MAGIC 0x50475941u
+#define AGK_PARAMS_VERSION 1u
+struct agk_param_entry {
+  uint32_t size, alignment, kind;
+};
+/* Clang's type-trait builtins: no <type_traits> on GPU targets. A pointer in any address space
+ * (AG_GLOBAL) is a pointer. */
+template <typename T>
+constexpr uint32_t agk_param_kind() {
+  if (__is_integral(T) || __is_enum(T)) return 1u; /* AG_PARAM_INTEGER: bool and char too */
+  if (__is_floating_point(T)) return 2u;           /* AG_PARAM_FLOAT */
+  if (__is_pointer(T)) return 3u;                  /* AG_PARAM_POINTER */
+  return 4u;                                       /* AG_PARAM_STRUCT */
+}
+template <unsigned N>
+struct agk_param_words {
+  uint32_t magic, version, count;
+  agk_param_entry params[N];
+};
+template <>
+struct agk_param_words<0> {
+  uint32_t magic, version, count;
+};
+/* F is the kernel's function type, `void params`: the types come adjusted as for a call. */
+template <typename F>
+struct agk_param_record;
+template <typename... P>
+struct agk_param_record<void(P...)> {
+  typedef agk_param_words<sizeof...(P)> type;
+  static constexpr type make() {
+    return {AGK_PARAMS_MAGIC,
+            AGK_PARAMS_VERSION,
+            sizeof...(P),
+            {{sizeof(P), alignof(P), agk_param_kind<P>()}...}};
+  }
+};
+template <>
+struct agk_param_record<void()> {
+  typedef agk_param_words<0> type;
+  static constexpr type make() { return {AGK_PARAMS_MAGIC, AGK_PARAMS_VERSION, 0}; }
+};
+
 /* The entry's name is the kernel's name on every target (PTX .entry, AMD symbol, SPIR-V
  * OpEntryPoint): extern "C" on CUDA/HIP; OpenCL never mangles kernels. */
-#define AG_KERNEL(name, params) AGK_KERNEL_ENTRY void name AGK_KERNEL_PARAMS params
+#define AG_KERNEL(name, params)                                                           \
+  AGK_PARAMS_DECLARATION const agk_param_record<void params>::type anygpu_params_##name = \
+      agk_param_record<void params>::make();                                              \
+  AGK_KERNEL_ENTRY void name AGK_KERNEL_PARAMS params
 
 /* Atomics, relaxed and device-wide as CUDA's. The type comes from the pointer, as in CUDA's
  * overloads: atomicAdd(&unsigned_counter, 1) adds an unsigned 1. */
@@ -306,6 +365,5 @@ AG_DEVICE float pow(float x, float y) {
 /* C kernels have no GPU form. */
 #define AG_KERNEL_C(name, signature, params) \
   static_assert(false, "AG_KERNEL_C kernels are host-only: write AG_KERNEL for GPU targets")
-
 
 #endif /* ANYGPU_DETAIL_KERNEL_GPU_H */
