@@ -9,10 +9,11 @@ void AllocationTracker::add(void* base, size_t bytes, AllocationKind kind) {
   allocations_[reinterpret_cast<uintptr_t>(base)] = Allocation{bytes, kind};
 }
 
-bool AllocationTracker::remove(void* base, AllocationKind kind) {
+bool AllocationTracker::remove(void* base, AllocationKind kind, size_t* bytes) {
   std::unique_lock<std::shared_mutex> lock(mutex_);
   auto it = allocations_.find(reinterpret_cast<uintptr_t>(base));
   if (it == allocations_.end() || it->second.kind != kind) return false;
+  if (bytes) *bytes = it->second.bytes;
   allocations_.erase(it);
   return true;
 }

@@ -14,8 +14,9 @@ enum class AllocationKind { device, pinned_host };
 class AllocationTracker {
  public:
   void add(void* base, size_t bytes, AllocationKind kind);
-  // Forgets the allocation that starts at `base`; false when there is none of that kind.
-  bool remove(void* base, AllocationKind kind);
+  // Forgets the allocation that starts at `base` (its size in `bytes`); false when there is none
+  // of that kind.
+  bool remove(void* base, AllocationKind kind, size_t* bytes = nullptr);
   // True when [pointer, pointer + bytes) lies inside one allocation of any kind.
   bool contains(const void* pointer, size_t bytes) const;
   bool is_base(const void* base, AllocationKind kind) const;

@@ -31,10 +31,14 @@ ag_result release(ag_device device, void* pointer, AllocationKind kind) {
     return fail(AG_ERROR_INVALID_ADDRESS, "%p is not an allocation made by %s on device %d",
                 pointer, what, dev->ordinal);
   if (ag_result r = dev->impl->synchronize()) return r;  // pending work may still use it
-  if (!dev->allocations.remove(pointer, kind))
+  size_t bytes = 0;
+  if (!dev->allocations.remove(pointer, kind, &bytes))
     return fail(AG_ERROR_INVALID_ADDRESS, "%p was freed by another thread meanwhile", pointer);
-  return kind == AllocationKind::device ? dev->impl->mem_free(pointer)
-                                        : dev->impl->host_free(pointer);
+  const ag_result freed =
+      kind == AllocationKind::device ? dev->impl->mem_free(pointer) : dev->impl->host_free(pointer);
+  // A driver that refused to free still holds the memory: it stays the application's.
+  if (freed != AG_SUCCESS) dev->allocations.add(pointer, bytes, kind);
+  return freed;
 }
 
 ag_result check_copy(const Device& dev, CopyKind kind, void* dst, const void* src, size_t bytes) {

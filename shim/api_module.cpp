@@ -94,8 +94,8 @@ ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* f
   if (ag_result r = require_pointer(function, "function")) return r;
   if (name[0] == '\0') return fail(AG_ERROR_INVALID_VALUE, "name is empty");
   auto* object = new Function{m, m->device, nullptr, {}};
-  if (ag_result r =
-          m->device->impl->module_get_function(m->native, name, &object->native, object->params)) {
+  if (ag_result r = m->device->impl->module_get_function(m->native, name, &object->native,
+                                                         object->params, object->params_known)) {
     delete object;
     return r;
   }
@@ -115,6 +115,10 @@ ag_result agFunctionGetParamCount(ag_function function, int* count) {
   Function* f;
   if (ag_result r = get_function(function, &f)) return r;
   if (ag_result r = require_pointer(count, "count")) return r;
+  if (!f->params_known)
+    return fail(AG_ERROR_NOT_SUPPORTED,
+                "the code object records no parameter layout for this kernel (PTX or a cubin not "
+                "built by anygpu_add_kernels, on a driver that cannot tell)");
   *count = static_cast<int>(f->params.size());
   return AG_SUCCESS;
 }
@@ -123,6 +127,10 @@ ag_result agFunctionGetParamInfo(ag_function function, int index, ag_param_info*
   AG_ENTRY();
   Function* f;
   if (ag_result r = get_function(function, &f)) return r;
+  if (!f->params_known)
+    return fail(AG_ERROR_NOT_SUPPORTED,
+                "the code object records no parameter layout for this "
+                "kernel");
   if (index < 0 || index >= static_cast<int>(f->params.size()))
     return fail(AG_ERROR_INVALID_VALUE, "parameter index %d is out of range [0, %zu)", index,
                 f->params.size());

@@ -27,6 +27,9 @@ class DeviceBackend {
   virtual ~DeviceBackend() = default;
 
   virtual void get_properties(ag_device_properties& properties) = 0;
+  // CUDA: the newest PTX ISA version the driver compiles, as ptx_version_number(8, 4); 0 when
+  // not known or not CUDA.
+  virtual unsigned max_ptx_version() const { return 0; }
   virtual ag_result synchronize() = 0;
 
   virtual ag_result mem_alloc(size_t bytes, void** pointer) = 0;
@@ -53,9 +56,10 @@ class DeviceBackend {
 
   virtual ag_result module_load(const CodeObject& code, void** module) = 0;
   virtual ag_result module_unload(void* module) = 0;
-  // `layout` receives the parameter layout where the code object records it.
+  // `layout` receives the parameter layout; `layout_known` false where the code object records
+  // none (then `layout` is empty and says nothing).
   virtual ag_result module_get_function(void* module, const char* name, void** function,
-                                        std::vector<ag_param_info>& layout) = 0;
+                                        std::vector<ag_param_info>& layout, bool& layout_known) = 0;
   // `stream` nullptr: run to completion before returning.
   virtual ag_result launch(void* function, const LaunchConfig& config, void** params,
                            void* stream) = 0;

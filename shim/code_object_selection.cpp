@@ -67,6 +67,7 @@ DeviceTarget device_target(const Device& device) {
   DeviceTarget target;
   target.backend = device.properties.backend;
   target.architecture = device.properties.architecture;
+  target.max_ptx_version = device.impl->max_ptx_version();
   target.label = strprintf("device %d (%s, %s)", device.ordinal, device.properties.name,
                            device.properties.architecture);
   return target;

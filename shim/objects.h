@@ -43,6 +43,7 @@ struct Function {
   Device* device;
   void* native;
   std::vector<ag_param_info> params;
+  bool params_known = false;
 };
 
 struct HandleTables {

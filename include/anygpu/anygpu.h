@@ -162,7 +162,8 @@ AG_API ag_result agMemFreeHost(ag_device device, void* host_ptr);
 AG_API ag_result agMemGetInfo(ag_device device, size_t* free_bytes, size_t* total_bytes);
 
 /* Synchronous forms: done when the call returns. They are not ordered with work queued on streams
- * (as with CUDA's non-blocking streams): synchronize a stream first when it uses the same memory. */
+ * (as with CUDA's non-blocking streams): synchronize a stream first when it uses the same memory.
+ */
 AG_API ag_result agMemcpyHtoD(ag_device device, void* dst_device, const void* src_host,
                               size_t bytes);
 AG_API ag_result agMemcpyDtoH(ag_device device, void* dst_host, const void* src_device,
@@ -239,7 +240,9 @@ typedef struct ag_param_info {
   size_t offset;    /* offset in a packed argument buffer laid out by C rules */
 } ag_param_info;
 
-/* The kernel's parameter layout, where the code object records it (host code objects do). */
+/* The kernel's parameter layout, where the code object records it (host code objects and the GPU
+ * code objects anygpu_add_kernels builds do). AG_ERROR_NOT_SUPPORTED when it records none (PTX or
+ * a cubin built elsewhere, on a driver that cannot tell): then the layout is unknown, not empty. */
 AG_API ag_result agFunctionGetParamCount(ag_function function, int* count);
 AG_API ag_result agFunctionGetParamInfo(ag_function function, int index, ag_param_info* info);
 

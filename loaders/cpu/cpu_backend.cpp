@@ -63,12 +63,8 @@ class CpuDevice final : public DeviceBackend {
     return AG_SUCCESS;
   }
   // The CPU reaches all host memory: pinned memory is ordinary memory here.
-  ag_result host_alloc(size_t bytes, void** pointer) override {
-    return mem_alloc(bytes, pointer);
-  }
-  ag_result host_free(void* pointer) override {
-    return mem_free(pointer);
-  }
+  ag_result host_alloc(size_t bytes, void** pointer) override { return mem_alloc(bytes, pointer); }
+  ag_result host_free(void* pointer) override { return mem_free(pointer); }
   ag_result mem_info(size_t* free_bytes, size_t* total_bytes) override {
     *free_bytes = available_memory_bytes();
     *total_bytes = physical_memory_bytes();
@@ -172,7 +168,7 @@ class CpuDevice final : public DeviceBackend {
     return AG_SUCCESS;
   }
   ag_result module_get_function(void* module, const char* name, void** function,
-                                std::vector<ag_param_info>& layout) override {
+                                std::vector<ag_param_info>& layout, bool& layout_known) override {
     const HostKernel* kernel = nullptr;
     if (ag_result r = static_cast<HostModule*>(module)->get_kernel(name, &kernel)) return r;
     if (kernel->layout.size() > kMaxParameters || kernel->argument_bytes > kMaxArgumentBytes)
@@ -181,7 +177,8 @@ class CpuDevice final : public DeviceBackend {
                   "%zu in %zu bytes",
                   name, kernel->layout.size(), kernel->argument_bytes, kMaxParameters,
                   kMaxArgumentBytes);
-    layout = kernel->layout;
+    layout = kernel->layout;  // every host kernel descriptor records it
+    layout_known = true;
     *function = const_cast<HostKernel*>(kernel);
     return AG_SUCCESS;
   }

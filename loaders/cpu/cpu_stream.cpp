@@ -138,9 +138,15 @@ void CpuStream::run() {
     changed_.wait(lock, [this] { return stopping_ || completed_ < submitted_; });
     if (completed_ == submitted_) return;  // stopping with nothing left
     Command& command = ring_[completed_ % kRingSize];
-    lock.unlock();
-    execute(command);
-    lock.lock();
+    // A record completes under the lock, with the count: whoever sees the event done sees the
+    // stream past it, and the other way round.
+    if (command.kind != Kind::record) {
+      lock.unlock();
+      execute(command);
+      lock.lock();
+    } else {
+      execute(command);
+    }
     ++completed_;
     changed_.notify_all();
   }

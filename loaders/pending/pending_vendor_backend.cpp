@@ -50,12 +50,6 @@ class PendingVendorBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_cuda_backend() {
-  return std::make_unique<PendingVendorBackend>(
-      AG_BACKEND_CUDA, "cuda", "CUDA Driver API",
-      std::vector<std::string>{"libcuda.so.1", "libcuda.so"}, "ANYGPU_CUDA_LIBRARY");
-}
-
 std::unique_ptr<Backend> make_hip_backend() {
   return std::make_unique<PendingVendorBackend>(
       AG_BACKEND_HIP, "hip", "HIP",

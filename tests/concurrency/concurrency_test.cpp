@@ -1,5 +1,5 @@
-// Many threads using one device at once, each with its own stream. Run under ThreadSanitizer by
-// the tsan preset (label "concurrency").
+// Many threads using one device at once, each with its own stream, on every device. Run under
+// ThreadSanitizer by the tsan preset (label "concurrency").
 #include <atomic>
 #include <thread>
 
@@ -21,9 +21,14 @@ int run_on_threads(Body body) {
   return failures.load();
 }
 
+// Every device present, one at a time (the CUDA test driver's devices too, in their program).
+class Concurrency : public ::testing::TestWithParam<int> {
+ protected:
+  ag_device device = device_at(GetParam());
+};
+
 // The acceptance test: 8 threads x 1,000 iterations of alloc, copy, launch, copy, free.
-TEST(Concurrency, EightThreadsAllocateCopyLaunchAndFreeOnTheirOwnStreams) {
-  ag_device device = cpu_device();
+TEST_P(Concurrency, EightThreadsAllocateCopyLaunchAndFreeOnTheirOwnStreams) {
   TestModule module(device);
   ag_function saxpy = module.function("saxpy");
   const int failures = run_on_threads([&](int t) {
@@ -62,8 +67,7 @@ TEST(Concurrency, EightThreadsAllocateCopyLaunchAndFreeOnTheirOwnStreams) {
 }
 
 // Barrier kernels (fibers) from several streams at once: each OS thread runs its own blocks.
-TEST(Concurrency, BarrierKernelsFromManyStreams) {
-  ag_device device = cpu_device();
+TEST_P(Concurrency, BarrierKernelsFromManyStreams) {
   TestModule module(device);
   ag_function reduce = module.function("block_reduce");
   int n = 4096;
@@ -99,8 +103,7 @@ TEST(Concurrency, BarrierKernelsFromManyStreams) {
 }
 
 // Handles created and destroyed from many threads; stale handles stay invalid.
-TEST(Concurrency, HandlesCreatedAndDestroyedFromManyThreads) {
-  ag_device device = cpu_device();
+TEST_P(Concurrency, HandlesCreatedAndDestroyedFromManyThreads) {
   const int failures = run_on_threads([&](int) {
     int bad = 0;
     for (int i = 0; i < 200; ++i) {
@@ -120,8 +123,7 @@ TEST(Concurrency, HandlesCreatedAndDestroyedFromManyThreads) {
 }
 
 // Modules loaded, used and unloaded from many threads; lazy initialisation raced by all.
-TEST(Concurrency, ModulesLoadedFromManyThreads) {
-  ag_device device = cpu_device();
+TEST_P(Concurrency, ModulesLoadedFromManyThreads) {
   const int failures = run_on_threads([&](int t) {
     int bad = 0;
     for (int i = 0; i < 10; ++i) {
@@ -139,5 +141,8 @@ TEST(Concurrency, ModulesLoadedFromManyThreads) {
   });
   EXPECT_EQ(0, failures);
 }
+
+INSTANTIATE_TEST_SUITE_P(EveryDevice, Concurrency, ::testing::ValuesIn(all_device_ordinals()),
+                         device_test_name);
 
 }  // namespace

@@ -237,6 +237,7 @@ TEST_P(KernelTest, BarrierInsideAHelper) {
 
 // A C kernel: no generated entry, called through libffi.
 TEST_P(KernelTest, CKernelThroughLibffi) {
+  SKIP_UNLESS_CPU_DEVICE(device, "c_scale, a C kernel,");
   int n = 1001;
   float a = -2.0f;
   std::vector<float> x(n);
@@ -251,6 +252,7 @@ TEST_P(KernelTest, CKernelThroughLibffi) {
 
 // A C kernel with a barrier: libffi calls on fibers.
 TEST_P(KernelTest, CKernelWithBarrier) {
+  SKIP_UNLESS_CPU_DEVICE(device, "c_block_sum, a C kernel,");
   int n = 1001;
   const unsigned block = 100, grid = blocks_for(n, block);
   std::vector<int> in(n);

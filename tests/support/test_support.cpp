@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include <cstdlib>
+
 namespace anygpu_test {
 
 std::string last_detail() {
@@ -8,37 +10,54 @@ std::string last_detail() {
   return detail ? detail : "";
 }
 
+namespace {
+
+const char* backend_name(ag_backend_kind backend) {
+  switch (backend) {
+    case AG_BACKEND_CUDA:
+      return "cuda";
+    case AG_BACKEND_HIP:
+      return "hip";
+    case AG_BACKEND_LEVEL_ZERO:
+      return "level_zero";
+    case AG_BACKEND_CPU:
+      return "cpu";
+  }
+  return "device";
+}
+
+// The backend of device `ordinal`, "device" when it cannot be read.
+std::string device_backend_name(int ordinal) {
+  ag_device device = nullptr;
+  ag_device_properties p{};
+  p.struct_size = sizeof p;
+  if (agDeviceGet(ordinal, &device) != AG_SUCCESS ||
+      agDeviceGetProperties(device, &p) != AG_SUCCESS)
+    return "device";
+  return backend_name(p.backend);
+}
+
+// ANYGPU_TEST_DEVICES=cuda,hip restricts the parameterized suites to those backends' devices.
+bool selected_for_tests(const std::string& backend) {
+  const char* selection = getenv("ANYGPU_TEST_DEVICES");
+  if (!selection || !*selection) return true;
+  const std::string list = std::string(",") + selection + ",";
+  return list.find("," + backend + ",") != std::string::npos;
+}
+
+}  // namespace
+
 std::vector<int> all_device_ordinals() {
   int count = 0;
   std::vector<int> ordinals;
   if (agDeviceGetCount(&count) == AG_SUCCESS)
-    for (int i = 0; i < count; ++i) ordinals.push_back(i);
+    for (int i = 0; i < count; ++i)
+      if (selected_for_tests(device_backend_name(i))) ordinals.push_back(i);
   return ordinals;
 }
 
 std::string device_test_name(const ::testing::TestParamInfo<int>& info) {
-  ag_device device = nullptr;
-  ag_device_properties p{};
-  p.struct_size = sizeof p;
-  std::string backend = "device";
-  if (agDeviceGet(info.param, &device) == AG_SUCCESS &&
-      agDeviceGetProperties(device, &p) == AG_SUCCESS) {
-    switch (p.backend) {
-      case AG_BACKEND_CUDA:
-        backend = "cuda";
-        break;
-      case AG_BACKEND_HIP:
-        backend = "hip";
-        break;
-      case AG_BACKEND_LEVEL_ZERO:
-        backend = "level_zero";
-        break;
-      case AG_BACKEND_CPU:
-        backend = "cpu";
-        break;
-    }
-  }
-  return backend + std::to_string(info.param);
+  return device_backend_name(info.param) + std::to_string(info.param);
 }
 
 ag_device device_at(int ordinal) {
@@ -47,8 +66,16 @@ ag_device device_at(int ordinal) {
   return device;
 }
 
+bool is_cpu_device(ag_device device) {
+  ag_device_properties p{};
+  p.struct_size = sizeof p;
+  return agDeviceGetProperties(device, &p) == AG_SUCCESS && p.backend == AG_BACKEND_CPU;
+}
+
 ag_device cpu_device() {
-  for (int ordinal : all_device_ordinals()) {
+  int count = 0;
+  EXPECT_EQ(AG_SUCCESS, agDeviceGetCount(&count)) << last_detail();
+  for (int ordinal = 0; ordinal < count; ++ordinal) {
     ag_device device = device_at(ordinal);
     ag_device_properties p{};
     p.struct_size = sizeof p;

@@ -20,6 +20,11 @@ std::string device_test_name(const ::testing::TestParamInfo<int>& info);
 
 ag_device device_at(int ordinal);
 ag_device cpu_device();
+bool is_cpu_device(ag_device device);
+// C kernels (AG_KERNEL_C) and host code objects exist only for the CPU.
+#define SKIP_UNLESS_CPU_DEVICE(device, what) \
+  if (!::anygpu_test::is_cpu_device(device)) \
+  GTEST_SKIP() << what << " runs only on the CPU device (host-only code)"
 
 // The embedded test kernels, loaded on a device; functions by name.
 class TestModule {

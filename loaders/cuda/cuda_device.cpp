@@ -1,0 +1,310 @@
+#include "cuda_device.h"
+
+#include <cstdio>
+
+#include "../../shim/error.h"
+#include "cuda_module.h"
+#include "ptx_isa.h"
+
+namespace anygpu::cuda {
+namespace {
+
+CUdeviceptr device_pointer(const void* pointer) {
+  return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(pointer));
+}
+CUstream as_stream(void* stream) {
+  return static_cast<CUstream>(stream);
+}
+
+// An event and whether it was ever recorded: CUDA answers elapsed-time queries on an unrecorded
+// event with CUDA_ERROR_INVALID_HANDLE, anygpu with AG_ERROR_INVALID_VALUE.
+struct CudaEvent {
+  CUevent event = nullptr;
+  std::atomic<bool> recorded{false};
+};
+CudaEvent* as_event(void* event) {
+  return static_cast<CudaEvent*>(event);
+}
+
+}  // namespace
+
+ag_result CudaDevice::query_properties() {
+  ag_device_properties& p = properties_;
+  if (CUresult r = cu_.cuDeviceGetName(p.name, sizeof p.name, device_))
+    return cuda_fail(r, "cuDeviceGetName");
+  size_t total = 0;
+  if (CUresult r = cu_.cuDeviceTotalMem_v2(&total, device_))
+    return cuda_fail(r, "cuDeviceTotalMem_v2");
+  p.total_memory = total;
+  struct Attribute {
+    CUdevice_attribute attribute;
+    int* value;
+  };
+  int major = 0, minor = 0, shared = 0;
+  const Attribute attributes[] = {
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor},
+      {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &p.compute_units},
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &p.max_threads_per_block},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, &p.max_block_dim[0]},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, &p.max_block_dim[1]},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, &p.max_block_dim[2]},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, &p.max_grid_dim[0]},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, &p.max_grid_dim[1]},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, &p.max_grid_dim[2]},
+      // Without cuFuncSetAttribute a launch gets the default limit, not the opt-in one.
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &shared},
+      {CU_DEVICE_ATTRIBUTE_WARP_SIZE, &p.warp_size},
+  };
+  for (const Attribute& a : attributes)
+    if (CUresult r = cu_.cuDeviceGetAttribute(a.value, a.attribute, device_))
+      return cuda_fail(r, "cuDeviceGetAttribute");
+  p.shared_memory_per_block = static_cast<uint64_t>(shared);
+  snprintf(p.vendor, sizeof p.vendor, "NVIDIA");
+  snprintf(p.architecture, sizeof p.architecture, "sm_%d%d", major, minor);
+  p.backend = AG_BACKEND_CUDA;
+  return AG_SUCCESS;
+}
+
+void CudaDevice::get_properties(ag_device_properties& properties) {
+  const size_t struct_size = properties.struct_size;
+  const int ordinal = properties.ordinal;
+  properties = properties_;
+  properties.struct_size = struct_size;
+  properties.ordinal = ordinal;
+}
+
+unsigned CudaDevice::max_ptx_version() const {
+  return max_ptx_version_for_driver(driver_version_);
+}
+
+ag_result CudaDevice::retain_context(CUcontext* context) {
+  std::lock_guard<std::mutex> lock(context_mutex_);
+  if (CUcontext retained = context_.load(std::memory_order_relaxed)) {
+    *context = retained;
+    return AG_SUCCESS;
+  }
+  // Released never: the driver tears contexts down at exit, and a release from a static
+  // destructor could run after the driver has.
+  if (CUresult r = cu_.cuDevicePrimaryCtxRetain(context, device_))
+    return cuda_fail(r, "cuDevicePrimaryCtxRetain");
+  context_.store(*context, std::memory_order_release);
+  return AG_SUCCESS;
+}
+
+ag_result CudaDevice::finish_default_stream() {
+  return cuda_fail(cu_.cuStreamSynchronize(nullptr), "cuStreamSynchronize");
+}
+
+ag_result CudaDevice::synchronize() {
+  return in_context([&] { return cuda_fail(cu_.cuCtxSynchronize(), "cuCtxSynchronize"); });
+}
+
+// ---- memory ------------------------------------------------------------------------------------
+
+ag_result CudaDevice::mem_alloc(size_t bytes, void** pointer) {
+  return in_context([&] {
+    CUdeviceptr allocated = 0;
+    if (CUresult r = cu_.cuMemAlloc_v2(&allocated, bytes)) return cuda_fail(r, "cuMemAlloc_v2");
+    *pointer = reinterpret_cast<void*>(static_cast<uintptr_t>(allocated));
+    return AG_SUCCESS;
+  });
+}
+
+ag_result CudaDevice::mem_free(void* pointer) {
+  return in_context(
+      [&] { return cuda_fail(cu_.cuMemFree_v2(device_pointer(pointer)), "cuMemFree_v2"); });
+}
+
+ag_result CudaDevice::host_alloc(size_t bytes, void** pointer) {
+  return in_context(
+      [&] { return cuda_fail(cu_.cuMemAllocHost_v2(pointer, bytes), "cuMemAllocHost_v2"); });
+}
+
+ag_result CudaDevice::host_free(void* pointer) {
+  return in_context([&] { return cuda_fail(cu_.cuMemFreeHost(pointer), "cuMemFreeHost"); });
+}
+
+ag_result CudaDevice::mem_info(size_t* free_bytes, size_t* total_bytes) {
+  return in_context(
+      [&] { return cuda_fail(cu_.cuMemGetInfo_v2(free_bytes, total_bytes), "cuMemGetInfo_v2"); });
+}
+
+// The synchronous forms run on the legacy default stream, which anygpu's non-blocking streams do
+// not wait for; CUDA returns from a device-side copy or memset before it is done, so they wait.
+ag_result CudaDevice::copy(CopyKind kind, void* dst, const void* src, size_t bytes, void* stream) {
+  return in_context([&] {
+    CUresult r = CUDA_SUCCESS;
+    const char* call = "";
+    switch (kind) {
+      case CopyKind::host_to_device:
+        call = stream ? "cuMemcpyHtoDAsync_v2" : "cuMemcpyHtoD_v2";
+        r = stream ? cu_.cuMemcpyHtoDAsync_v2(device_pointer(dst), src, bytes, as_stream(stream))
+                   : cu_.cuMemcpyHtoD_v2(device_pointer(dst), src, bytes);
+        break;
+      case CopyKind::device_to_host:
+        call = stream ? "cuMemcpyDtoHAsync_v2" : "cuMemcpyDtoH_v2";
+        r = stream ? cu_.cuMemcpyDtoHAsync_v2(dst, device_pointer(src), bytes, as_stream(stream))
+                   : cu_.cuMemcpyDtoH_v2(dst, device_pointer(src), bytes);
+        break;
+      case CopyKind::device_to_device:
+        call = stream ? "cuMemcpyDtoDAsync_v2" : "cuMemcpyDtoD_v2";
+        r = stream ? cu_.cuMemcpyDtoDAsync_v2(device_pointer(dst), device_pointer(src), bytes,
+                                              as_stream(stream))
+                   : cu_.cuMemcpyDtoD_v2(device_pointer(dst), device_pointer(src), bytes);
+        break;
+    }
+    if (r != CUDA_SUCCESS) return cuda_fail(r, call);
+    return stream || kind == CopyKind::device_to_host ? AG_SUCCESS : finish_default_stream();
+  });
+}
+
+ag_result CudaDevice::memset8(void* dst, unsigned char value, size_t bytes, void* stream) {
+  return in_context([&] {
+    if (stream)
+      return cuda_fail(cu_.cuMemsetD8Async(device_pointer(dst), value, bytes, as_stream(stream)),
+                       "cuMemsetD8Async");
+    if (CUresult r = cu_.cuMemsetD8_v2(device_pointer(dst), value, bytes))
+      return cuda_fail(r, "cuMemsetD8_v2");
+    return finish_default_stream();
+  });
+}
+
+// ---- streams and events ------------------------------------------------------------------------
+
+ag_result CudaDevice::stream_create(unsigned, void** stream) {
+  return in_context([&] {
+    CUstream created = nullptr;
+    if (CUresult r = cu_.cuStreamCreate(&created, CU_STREAM_NON_BLOCKING))
+      return cuda_fail(r, "cuStreamCreate");
+    *stream = created;
+    return AG_SUCCESS;
+  });
+}
+
+ag_result CudaDevice::stream_destroy(void* stream) {
+  return in_context([&] {
+    if (CUresult r = cu_.cuStreamSynchronize(as_stream(stream)))
+      return cuda_fail(r, "cuStreamSynchronize");
+    return cuda_fail(cu_.cuStreamDestroy_v2(as_stream(stream)), "cuStreamDestroy_v2");
+  });
+}
+
+ag_result CudaDevice::stream_synchronize(void* stream) {
+  return in_context(
+      [&] { return cuda_fail(cu_.cuStreamSynchronize(as_stream(stream)), "cuStreamSynchronize"); });
+}
+
+ag_result CudaDevice::stream_query(void* stream) {
+  return in_context([&] {
+    const CUresult r = cu_.cuStreamQuery(as_stream(stream));
+    return r == CUDA_ERROR_NOT_READY ? AG_ERROR_NOT_READY : cuda_fail(r, "cuStreamQuery");
+  });
+}
+
+ag_result CudaDevice::stream_wait_event(void* stream, void* event) {
+  return in_context([&] {
+    return cuda_fail(cu_.cuStreamWaitEvent(as_stream(stream), as_event(event)->event, 0),
+                     "cuStreamWaitEvent");
+  });
+}
+
+ag_result CudaDevice::event_create(unsigned, void** event) {
+  return in_context([&] {
+    auto* created = new CudaEvent;
+    if (CUresult r = cu_.cuEventCreate(&created->event, CU_EVENT_DEFAULT)) {
+      delete created;
+      return cuda_fail(r, "cuEventCreate");
+    }
+    *event = created;
+    return AG_SUCCESS;
+  });
+}
+
+ag_result CudaDevice::event_destroy(void* event) {
+  return in_context([&] {
+    CudaEvent* e = as_event(event);
+    if (CUresult r = cu_.cuEventDestroy_v2(e->event)) return cuda_fail(r, "cuEventDestroy_v2");
+    delete e;
+    return AG_SUCCESS;
+  });
+}
+
+ag_result CudaDevice::event_record(void* event, void* stream) {
+  return in_context([&] {
+    CudaEvent* e = as_event(event);
+    if (CUresult r = cu_.cuEventRecord(e->event, as_stream(stream)))
+      return cuda_fail(r, "cuEventRecord");
+    e->recorded.store(true, std::memory_order_release);
+    return AG_SUCCESS;
+  });
+}
+
+ag_result CudaDevice::event_synchronize(void* event) {
+  return in_context([&] {
+    return cuda_fail(cu_.cuEventSynchronize(as_event(event)->event), "cuEventSynchronize");
+  });
+}
+
+ag_result CudaDevice::event_query(void* event) {
+  return in_context([&] {
+    const CUresult r = cu_.cuEventQuery(as_event(event)->event);
+    return r == CUDA_ERROR_NOT_READY ? AG_ERROR_NOT_READY : cuda_fail(r, "cuEventQuery");
+  });
+}
+
+ag_result CudaDevice::event_elapsed(float* milliseconds, void* start, void* end) {
+  CudaEvent *first = as_event(start), *second = as_event(end);
+  if (!first->recorded.load(std::memory_order_acquire) ||
+      !second->recorded.load(std::memory_order_acquire))
+    return fail(AG_ERROR_INVALID_VALUE, "an event was never recorded");
+  return in_context([&] {
+    const CUresult r = cu_.cuEventElapsedTime(milliseconds, first->event, second->event);
+    return r == CUDA_ERROR_NOT_READY ? AG_ERROR_NOT_READY : cuda_fail(r, "cuEventElapsedTime");
+  });
+}
+
+// ---- modules and launch ------------------------------------------------------------------------
+
+ag_result CudaDevice::module_load(const CodeObject& code, void** module) {
+  return in_context([&] {
+    CudaModule* loaded = nullptr;
+    if (ag_result r = load_cuda_module(cu_, code, &loaded)) return r;
+    *module = loaded;
+    return AG_SUCCESS;
+  });
+}
+
+ag_result CudaDevice::module_unload(void* module) {
+  return in_context([&] {
+    auto* m = static_cast<CudaModule*>(module);
+    if (CUresult r = cu_.cuModuleUnload(m->module)) return cuda_fail(r, "cuModuleUnload");
+    delete m;
+    return AG_SUCCESS;
+  });
+}
+
+ag_result CudaDevice::module_get_function(void* module, const char* name, void** function,
+                                          std::vector<ag_param_info>& layout, bool& layout_known) {
+  return in_context([&] {
+    auto* m = static_cast<CudaModule*>(module);
+    CUfunction found = nullptr;
+    if (CUresult r = cu_.cuModuleGetFunction(&found, m->module, name))
+      return cuda_fail(r, "cuModuleGetFunction", ("kernel " + std::string(name)).c_str());
+    layout_known = cuda_kernel_layout(cu_, *m, found, name, &layout);
+    *function = found;
+    return AG_SUCCESS;
+  });
+}
+
+ag_result CudaDevice::launch(void* function, const LaunchConfig& c, void** params, void* stream) {
+  return in_context([&] {
+    if (CUresult r = cu_.cuLaunchKernel(static_cast<CUfunction>(function), c.grid[0], c.grid[1],
+                                        c.grid[2], c.block[0], c.block[1], c.block[2],
+                                        c.shared_memory_bytes, as_stream(stream), params, nullptr))
+      return cuda_fail(r, "cuLaunchKernel");
+    return stream ? AG_SUCCESS : finish_default_stream();
+  });
+}
+
+}  // namespace anygpu::cuda

@@ -1,0 +1,79 @@
+// One CUDA device behind the backend interface. Its primary context is retained on first use,
+// so a process that never touches a GPU creates no context on it.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+
+#include "../../shim/backend.h"
+#include "cuda_api.h"
+#include "cuda_context.h"
+#include "cuda_result.h"
+
+namespace anygpu::cuda {
+
+class CudaDevice final : public DeviceBackend {
+ public:
+  CudaDevice(const CudaFunctions& cu, CUdevice device, int driver_version)
+      : cu_(cu), device_(device), driver_version_(driver_version) {}
+
+  // Reads the properties once, at enumeration; false with the failed call in the detail.
+  ag_result query_properties();
+
+  void get_properties(ag_device_properties& properties) override;
+  unsigned max_ptx_version() const override;
+  ag_result synchronize() override;
+
+  ag_result mem_alloc(size_t bytes, void** pointer) override;
+  ag_result mem_free(void* pointer) override;
+  ag_result host_alloc(size_t bytes, void** pointer) override;
+  ag_result host_free(void* pointer) override;
+  ag_result mem_info(size_t* free_bytes, size_t* total_bytes) override;
+  ag_result copy(CopyKind kind, void* dst, const void* src, size_t bytes, void* stream) override;
+  ag_result memset8(void* dst, unsigned char value, size_t bytes, void* stream) override;
+
+  ag_result stream_create(unsigned flags, void** stream) override;
+  ag_result stream_destroy(void* stream) override;
+  ag_result stream_synchronize(void* stream) override;
+  ag_result stream_query(void* stream) override;
+  ag_result stream_wait_event(void* stream, void* event) override;
+
+  ag_result event_create(unsigned flags, void** event) override;
+  ag_result event_destroy(void* event) override;
+  ag_result event_record(void* event, void* stream) override;
+  ag_result event_synchronize(void* event) override;
+  ag_result event_query(void* event) override;
+  ag_result event_elapsed(float* milliseconds, void* start, void* end) override;
+
+  ag_result module_load(const CodeObject& code, void** module) override;
+  ag_result module_unload(void* module) override;
+  ag_result module_get_function(void* module, const char* name, void** function,
+                                std::vector<ag_param_info>& layout, bool& layout_known) override;
+  ag_result launch(void* function, const LaunchConfig& config, void** params,
+                   void* stream) override;
+
+ private:
+  // Runs `call` with the primary context current (see ContextScope).
+  template <typename Call>
+  ag_result in_context(Call&& call) {
+    CUcontext context = context_.load(std::memory_order_acquire);
+    if (!context) {
+      if (ag_result r = retain_context(&context)) return r;
+    }
+    ContextScope scope(cu_, context);
+    if (scope.result() != CUDA_SUCCESS) return cuda_fail(scope.result(), scope.call());
+    return call();
+  }
+  ag_result retain_context(CUcontext* context);
+  // Waits for the legacy default stream, which the synchronous forms use.
+  ag_result finish_default_stream();
+
+  const CudaFunctions& cu_;
+  CUdevice device_;
+  int driver_version_;
+  ag_device_properties properties_{};
+  std::mutex context_mutex_;
+  std::atomic<CUcontext> context_{nullptr};
+};
+
+}  // namespace anygpu::cuda

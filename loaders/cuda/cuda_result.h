@@ -1,0 +1,22 @@
+// CUresult values: their names, the ag_result each maps to, and the error detail of a failed call.
+#pragma once
+
+#include <anygpu/anygpu.h>
+
+#include <string>
+
+#include "cuda_api.h"
+
+namespace anygpu::cuda {
+
+// "CUDA_ERROR_OUT_OF_MEMORY"; nullptr for a value the table does not know.
+const char* cuda_result_name(CUresult result);
+ag_result map_cuda_result(CUresult result);
+// "CUDA_ERROR_NO_DEVICE (100)", or "CUresult 12345" for an unknown value.
+std::string describe_cuda_result(CUresult result);
+
+// Records "<call> failed: <name> (<value>)[: <extra>]" as the detail and returns the mapped code.
+// CUDA_SUCCESS gives AG_SUCCESS and records nothing.
+ag_result cuda_fail(CUresult result, const char* call, const char* extra = nullptr);
+
+}  // namespace anygpu::cuda

@@ -1,0 +1,120 @@
+// The CUDA backend through the test driver (two devices): what it reports, how it treats the
+// application's current context, and what a failed PTX compile tells the user.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <thread>
+
+#include "cuda_driver_access.h"
+#include "test_support.h"
+
+namespace anygpu_test {
+namespace {
+
+using anygpu::cuda::CUcontext;
+
+class CudaBackendTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(driver.loaded());
+    device = driver.cuda_device(0);
+    ASSERT_NE(nullptr, device) << "no CUDA device from the test driver";
+  }
+  CudaDriverAccess driver;
+  ag_device device = nullptr;
+};
+
+TEST_F(CudaBackendTest, DevicesCarryTheDriversProperties) {
+  for (int index = 0; index < 2; ++index) {
+    ag_device_properties p{};
+    p.struct_size = sizeof p;
+    ASSERT_NE(nullptr, driver.cuda_device(index));
+    ASSERT_AG(agDeviceGetProperties(driver.cuda_device(index), &p));
+    EXPECT_EQ(AG_BACKEND_CUDA, p.backend);
+    EXPECT_EQ("anygpu CUDA test device " + std::to_string(index), p.name);
+    EXPECT_STREQ("NVIDIA", p.vendor);
+    EXPECT_STREQ("sm_90", p.architecture);
+    EXPECT_EQ(32, p.warp_size);
+    EXPECT_EQ(132, p.compute_units);
+    EXPECT_EQ(1024, p.max_threads_per_block);
+    EXPECT_EQ(64, p.max_block_dim[2]);
+    EXPECT_EQ(48u * 1024, p.shared_memory_per_block);
+    EXPECT_GT(p.total_memory, 0u);
+  }
+  EXPECT_EQ(nullptr, driver.cuda_device(2));
+}
+
+TEST_F(CudaBackendTest, TheApplicationsCurrentContextIsLeftAlone) {
+  // The application works with device 1's primary context on this thread.
+  CUcontext own = driver.retain_primary_context(1);
+  ASSERT_NE(nullptr, own);
+  driver.set_current_context(own);
+  void* pointer = nullptr;
+  ASSERT_AG(agMemAlloc(device, 4096, &pointer));  // device 0: its own context, pushed and popped
+  EXPECT_EQ(own, driver.current_context());
+  ASSERT_AG(agMemsetD8(device, pointer, 7, 4096));
+  ASSERT_AG(agMemFree(device, pointer));
+  EXPECT_EQ(own, driver.current_context());
+  driver.set_current_context(nullptr);
+  driver.release_primary_context(1);
+}
+
+TEST_F(CudaBackendTest, AThreadWithoutAContextGetsThePrimaryOneAndKeepsIt) {
+  CUcontext seen_before = reinterpret_cast<CUcontext>(1), seen_after = nullptr;
+  std::thread worker([&] {
+    seen_before = driver.current_context();
+    void* pointer = nullptr;
+    EXPECT_AG(agMemAlloc(device, 4096, &pointer));
+    EXPECT_AG(agMemFree(device, pointer));
+    seen_after = driver.current_context();
+  });
+  worker.join();
+  EXPECT_EQ(nullptr, seen_before);
+  CUcontext primary = driver.retain_primary_context(0);
+  EXPECT_EQ(primary, seen_after);
+  driver.release_primary_context(0);
+}
+
+TEST_F(CudaBackendTest, FunctionsGetTheirLayoutFromTheSelectedCodeObject) {
+  TestModule module(device);
+  int count = -1;
+  ASSERT_AG(agFunctionGetParamCount(module.function("saxpy"), &count));
+  EXPECT_EQ(4, count);
+  ag_param_info info{};
+  info.struct_size = sizeof info;
+  ASSERT_AG(agFunctionGetParamInfo(module.function("saxpy"), 2, &info));
+  EXPECT_EQ(AG_PARAM_POINTER, info.kind);
+  EXPECT_EQ(8u, info.offset);
+}
+
+TEST_F(CudaBackendTest, AFailedPtxCompileShowsTheJitLog) {
+  // A kernel body cut short: anygpu's PTX reader finds .version, .target and the entry, the
+  // driver's compiler finds the syntax error.
+  const std::string ptx =
+      ".version 7.8\n.target sm_90\n.address_size 64\n\n"
+      ".visible .entry broken(\n\t.param .u32 broken_param_0\n)\n{\n\tret;\n";
+  ag_module module = nullptr;
+  EXPECT_EQ(AG_ERROR_INVALID_IMAGE, agModuleLoadData(device, ptx.data(), ptx.size(), &module));
+  EXPECT_EQ(nullptr, module);
+  const std::string detail = last_detail();
+  EXPECT_NE(std::string::npos, detail.find("cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX"))
+      << detail;
+  EXPECT_NE(std::string::npos, detail.find("JIT error log: ")) << detail;
+}
+
+TEST_F(CudaBackendTest, PtxNewerThanTheDriverTakesIsNotOffered) {
+  // The test driver is CUDA 12.4, whose JIT takes PTX ISA 8.4 at most.
+  const std::string ptx =
+      ".version 8.5\n.target sm_90\n.address_size 64\n\n"
+      ".visible .entry newer()\n{\n\tret;\n}\n";
+  ag_module module = nullptr;
+  const long loads_before = driver.calls("cuModuleLoadDataEx");
+  EXPECT_EQ(AG_ERROR_NO_BINARY_FOR_DEVICE,
+            agModuleLoadData(device, ptx.data(), ptx.size(), &module));
+  const std::string detail = last_detail();
+  EXPECT_NE(std::string::npos, detail.find("8.4 or older")) << detail;
+  EXPECT_EQ(loads_before, driver.calls("cuModuleLoadDataEx")) << "the driver was asked anyway";
+}
+
+}  // namespace
+}  // namespace anygpu_test

@@ -1,0 +1,598 @@
+// The CUDA test driver on its own: dlopen'ed and called through cuda_api.h's types, as the CUDA
+// backend calls it, to show that it behaves as a CUDA driver does before anygpu is put on it.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "cuda_test_driver_control.h"
+#include "loaders/cuda/cuda_api.h"
+
+using namespace anygpu::cuda;
+
+namespace {
+
+// Values of cuda.h that cuda_api.h does not name.
+constexpr CUresult kInvalidDevice = 101, kInvalidImage = 200, kNoBinaryForGpu = 209,
+                   kInvalidPtx = 218, kUnsupportedPtxVersion = 222, kInvalidHandle = 400,
+                   kNotSupported = 801;
+constexpr CUdevice_attribute kUnknownAttribute = 100000;
+
+const char* const kDriverVariables[] = {
+    "ANYGPU_CUDA_TEST_KERNELS",        "ANYGPU_CUDA_TEST_SM",      "ANYGPU_CUDA_TEST_DEVICE_COUNT",
+    "ANYGPU_CUDA_TEST_DRIVER_VERSION", "ANYGPU_CUDA_TEST_MISSING", "ANYGPU_CUDA_TEST_FAIL"};
+
+struct Driver {
+  void* handle = nullptr;
+  CudaFunctions cu;
+  PFN_cuGetProcAddress_v2 get_proc_address = nullptr;
+  anygpu_cuda_test_fail_fn fail = nullptr;
+  anygpu_cuda_test_clear_failures_fn clear_failures = nullptr;
+  anygpu_cuda_test_live_objects_fn live_objects = nullptr;
+  anygpu_cuda_test_calls_fn calls = nullptr;
+};
+
+template <typename T>
+void load(void* handle, const char* name, T* pointer) {
+  *pointer = reinterpret_cast<T>(dlsym(handle, name));
+}
+
+// Opens `path` with exactly `environment` set among the driver's variables, which it reads when
+// loaded. Each driver is opened once per process and never closed, as anygpu treats drivers.
+Driver* open_driver(const char* path,
+                    const std::vector<std::pair<const char*, std::string>>& environment) {
+  for (const char* variable : kDriverVariables) unsetenv(variable);
+  for (const auto& [name, value] : environment) setenv(name, value.c_str(), 1);
+  auto* driver = new Driver;
+  driver->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  for (const char* variable : kDriverVariables) unsetenv(variable);
+  if (!driver->handle) return driver;
+#define ANYGPU_TEST_LOAD(symbol, name, result, parameters) \
+  load(driver->handle, #symbol, &driver->cu.symbol);
+  ANYGPU_CUDA_REQUIRED_FUNCTIONS(ANYGPU_TEST_LOAD)
+  ANYGPU_CUDA_OPTIONAL_FUNCTIONS(ANYGPU_TEST_LOAD)
+#undef ANYGPU_TEST_LOAD
+  load(driver->handle, "cuGetProcAddress_v2", &driver->get_proc_address);
+  load(driver->handle, "anygpu_cuda_test_fail", &driver->fail);
+  load(driver->handle, "anygpu_cuda_test_clear_failures", &driver->clear_failures);
+  load(driver->handle, "anygpu_cuda_test_live_objects", &driver->live_objects);
+  load(driver->handle, "anygpu_cuda_test_calls", &driver->calls);
+  return driver;
+}
+
+Driver& new_driver() {
+  static Driver* driver = open_driver(ANYGPU_CUDA_TEST_DRIVER_PATH,
+                                      {{"ANYGPU_CUDA_TEST_KERNELS", ANYGPU_TEST_KERNELS_PATH},
+                                       {"ANYGPU_CUDA_TEST_MISSING", "cuMemsetD8Async"}});
+  return *driver;
+}
+
+// Only the test that uses it opens it, so that its first cuInit is the one the environment fails.
+Driver& old_driver() {
+  static Driver* driver = open_driver(ANYGPU_CUDA_TEST_OLD_DRIVER_PATH,
+                                      {{"ANYGPU_CUDA_TEST_KERNELS", ANYGPU_TEST_KERNELS_PATH},
+                                       {"ANYGPU_CUDA_TEST_FAIL", "cuInit:100"},
+                                       {"ANYGPU_CUDA_TEST_DEVICE_COUNT", "2"},
+                                       {"ANYGPU_CUDA_TEST_SM", "sm_80"}});
+  return *driver;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+}
+
+CUdeviceptr address_of(const void* pointer) {
+  return reinterpret_cast<uintptr_t>(pointer);
+}
+
+// Each test runs with device 0's primary context retained and current, and leaves nothing alive.
+class CudaTestDriver : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_NE(nullptr, d.handle) << dlerror();
+    ASSERT_EQ(CUDA_SUCCESS, cu.cuInit(0));
+    ASSERT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRetain(&context, 0));
+    ASSERT_EQ(CUDA_SUCCESS, cu.cuCtxPushCurrent_v2(context));
+    ASSERT_EQ(0, d.live_objects());
+  }
+  void TearDown() override {
+    if (!d.handle || !context) return;
+    d.clear_failures();
+    CUcontext popped = nullptr;
+    EXPECT_EQ(CUDA_SUCCESS, cu.cuCtxPopCurrent_v2(&popped));
+    EXPECT_EQ(context, popped);
+    EXPECT_EQ(0, d.live_objects()) << "a test leaked driver objects";
+    EXPECT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRelease_v2(0));
+  }
+
+  // `ptx` loaded with both logs asked for.
+  CUresult load_ptx(const std::string& ptx, CUmodule* module, std::string* info_log,
+                    std::string* error_log, unsigned log_bytes = 4096) {
+    std::vector<char> info(log_bytes, 'x'), error(log_bytes, 'x');
+    CUjit_option options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                              CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void* values[] = {info.data(), reinterpret_cast<void*>(uintptr_t{log_bytes}), error.data(),
+                      reinterpret_cast<void*>(uintptr_t{log_bytes})};
+    const CUresult result = cu.cuModuleLoadDataEx(module, ptx.c_str(), 4, options, values);
+    // The size values come back as the bytes written.
+    *info_log = std::string(info.data(), reinterpret_cast<uintptr_t>(values[1]));
+    *error_log = std::string(error.data(), reinterpret_cast<uintptr_t>(values[3]));
+    EXPECT_EQ(info_log->size(), strlen(info.data()));
+    EXPECT_EQ(error_log->size(), strlen(error.data()));
+    return result;
+  }
+
+  std::string test_ptx() {
+    const std::string ptx = read_file(ANYGPU_CUDA_TEST_PTX_PATH);
+    if (ptx.empty()) ADD_FAILURE() << "no PTX at " << ANYGPU_CUDA_TEST_PTX_PATH;
+    return ptx;
+  }
+
+  Driver& d = new_driver();
+  const CudaFunctions& cu = d.cu;
+  CUcontext context = nullptr;
+};
+
+bool have_test_ptx() {
+  return !read_file(ANYGPU_CUDA_TEST_PTX_PATH).empty();
+}
+
+TEST(CudaTestDriverLibrary, ExportsTheDriverApiAndNothingOfAnygpu) {
+  Driver& d = new_driver();
+  ASSERT_NE(nullptr, d.handle) << dlerror();
+#define ANYGPU_TEST_EXPECT(symbol, name, result, parameters) \
+  EXPECT_NE(nullptr, reinterpret_cast<void*>(d.cu.symbol)) << #symbol;
+  ANYGPU_CUDA_REQUIRED_FUNCTIONS(ANYGPU_TEST_EXPECT)
+  ANYGPU_CUDA_OPTIONAL_FUNCTIONS(ANYGPU_TEST_EXPECT)
+#undef ANYGPU_TEST_EXPECT
+  EXPECT_NE(nullptr, d.get_proc_address);
+  EXPECT_NE(nullptr, d.fail);
+  EXPECT_NE(nullptr, d.clear_failures);
+  EXPECT_NE(nullptr, d.live_objects);
+  EXPECT_NE(nullptr, d.calls);
+  EXPECT_EQ(nullptr, dlsym(d.handle, "agInit"));
+  EXPECT_EQ(nullptr, dlsym(d.handle, "_ZN6anygpu16make_cpu_backendEv"));
+}
+
+TEST_F(CudaTestDriver, ReportsItsDevice) {
+  int version = 0, count = 0, value = 0;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDriverGetVersion(&version));
+  EXPECT_EQ(12040, version);
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuDeviceGetCount(&count));
+  EXPECT_EQ(1, count);
+  CUdevice device = -1;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDeviceGet(&device, 0));
+  EXPECT_EQ(0, device);
+  EXPECT_EQ(kInvalidDevice, cu.cuDeviceGet(&device, 1));
+  char name[64];
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDeviceGetName(name, sizeof name, 0));
+  EXPECT_STREQ("anygpu CUDA test device 0", name);
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDeviceGetName(name, 7, 0));
+  EXPECT_STREQ("anygpu", name);
+  size_t total = 0;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDeviceTotalMem_v2(&total, 0));
+  EXPECT_EQ(size_t{8} << 30, total);
+  const std::pair<CUdevice_attribute, int> expected[] = {
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 9},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0},
+      {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 132},
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 1024},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 1024},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 64},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, 2147483647},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, 65535},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, 65535},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, 48 * 1024},
+      {CU_DEVICE_ATTRIBUTE_WARP_SIZE, 32}};
+  for (const auto& [attribute, number] : expected) {
+    EXPECT_EQ(CUDA_SUCCESS, cu.cuDeviceGetAttribute(&value, attribute, 0)) << attribute;
+    EXPECT_EQ(number, value) << attribute;
+  }
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuDeviceGetAttribute(&value, kUnknownAttribute, 0));
+  EXPECT_EQ(kInvalidDevice, cu.cuDeviceGetAttribute(&value, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 1));
+  const char* text = nullptr;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuGetErrorName(CUDA_ERROR_INVALID_CONTEXT, &text));
+  EXPECT_STREQ("CUDA_ERROR_INVALID_CONTEXT", text);
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuGetErrorString(123456, &text));
+  EXPECT_EQ(nullptr, text);
+}
+
+// A thread with no current context gets CUDA_ERROR_INVALID_CONTEXT until it sets one.
+TEST_F(CudaTestDriver, CallsNeedACurrentContext) {
+  std::thread([&] {
+    CUcontext current = context;
+    EXPECT_EQ(CUDA_SUCCESS, cu.cuCtxGetCurrent(&current));
+    EXPECT_EQ(nullptr, current);
+    CUdeviceptr pointer = 0;
+    CUstream stream = nullptr;
+    CUevent event = nullptr;
+    size_t free_bytes = 0, total = 0;
+    EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuMemAlloc_v2(&pointer, 64));
+    EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuStreamCreate(&stream, 0));
+    EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuEventCreate(&event, 0));
+    EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuMemGetInfo_v2(&free_bytes, &total));
+    EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuCtxSynchronize());
+    EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuCtxPopCurrent_v2(&current));
+    EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT,
+              cu.cuCtxPushCurrent_v2(reinterpret_cast<CUcontext>(&pointer)));
+
+    EXPECT_EQ(CUDA_SUCCESS, cu.cuCtxSetCurrent(context));
+    EXPECT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&pointer, 64));
+    EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(pointer));
+    EXPECT_EQ(CUDA_SUCCESS, cu.cuCtxSetCurrent(nullptr));  // pops it again
+    EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuCtxSynchronize());
+  }).join();
+}
+
+TEST_F(CudaTestDriver, AllocatesCopiesAndFrees) {
+  size_t free_before = 0, free_after = 0, total = 0;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemGetInfo_v2(&free_before, &total));
+  EXPECT_EQ(size_t{8} << 30, total);
+  CUdeviceptr a = 0, b = 0;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&a, 1024));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&b, 1024));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemGetInfo_v2(&free_after, &total));
+  EXPECT_EQ(free_before - 2048, free_after);
+  EXPECT_EQ(2, d.live_objects());
+
+  std::vector<int> in(256), out(256, -1);
+  for (int i = 0; i < 256; ++i) in[i] = i * 3;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyHtoD_v2(a, in.data(), 1024));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoD_v2(b, a, 1024));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemsetD8_v2(b, 0, 4));  // b[0] = 0
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoH_v2(out.data(), b, 1024));
+  EXPECT_EQ(0, out[0]);
+  EXPECT_EQ(std::vector<int>(in.begin() + 1, in.end()),
+            std::vector<int>(out.begin() + 1, out.end()));
+
+  // Device pointers are checked against the allocations.
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemcpyHtoD_v2(a, in.data(), 1025));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemcpyHtoD_v2(address_of(out.data()), in.data(), 4));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemFree_v2(a + 4));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemAlloc_v2(&a, 0));
+  CUdeviceptr huge = 0;
+  EXPECT_EQ(CUDA_ERROR_OUT_OF_MEMORY, cu.cuMemAlloc_v2(&huge, size_t{9} << 30));
+
+  void* pinned = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocHost_v2(&pinned, 64));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemFree_v2(address_of(pinned)));  // not device memory
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFreeHost(pinned));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(a));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemFree_v2(a));  // twice
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(b));
+}
+
+TEST_F(CudaTestDriver, RunsSaxpyFromPtx) {
+  if (!have_test_ptx()) GTEST_SKIP() << "no PTX built (clang-19 missing)";
+  CUmodule module = nullptr;
+  std::string info_log, error_log;
+  ASSERT_EQ(CUDA_SUCCESS, load_ptx(test_ptx(), &module, &info_log, &error_log));
+  EXPECT_NE(std::string::npos, info_log.find("'saxpy'")) << info_log;
+  EXPECT_EQ("", error_log);
+
+  CUfunction saxpy = nullptr, again = nullptr, missing = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuModuleGetFunction(&saxpy, module, "saxpy"));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuModuleGetFunction(&again, module, "saxpy"));
+  EXPECT_EQ(saxpy, again);
+  EXPECT_EQ(CUDA_ERROR_NOT_FOUND, cu.cuModuleGetFunction(&missing, module, "no_such_kernel"));
+
+  // (int n, float a, const float* x, float* y)
+  const size_t offsets[] = {0, 4, 8, 16}, sizes[] = {4, 4, 8, 8};
+  for (size_t i = 0; i < 4; ++i) {
+    size_t offset = 99, size = 99;
+    EXPECT_EQ(CUDA_SUCCESS, cu.cuFuncGetParamInfo(saxpy, i, &offset, &size));
+    EXPECT_EQ(offsets[i], offset);
+    EXPECT_EQ(sizes[i], size);
+  }
+  size_t offset = 0;
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuFuncGetParamInfo(saxpy, 4, &offset, nullptr));
+
+  const int n = 10000;
+  float a = 2.5f;
+  std::vector<float> x(n), y(n), result(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = 0.5f * i;
+    y[i] = 1000.0f - i;
+  }
+  CUdeviceptr dx = 0, dy = 0;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&dx, n * sizeof(float)));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&dy, n * sizeof(float)));
+  CUstream stream = nullptr;
+  CUevent start = nullptr, end = nullptr, untimed = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamCreate(&stream, 0));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuEventCreate(&start, CU_EVENT_DEFAULT));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuEventCreate(&end, CU_EVENT_DEFAULT));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuEventCreate(&untimed, CU_EVENT_DISABLE_TIMING));
+  float milliseconds = -1;
+  EXPECT_EQ(kInvalidHandle, cu.cuEventElapsedTime(&milliseconds, start, end));  // not recorded
+
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyHtoDAsync_v2(dx, x.data(), n * sizeof(float), stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyHtoDAsync_v2(dy, y.data(), n * sizeof(float), stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuEventRecord(start, stream));
+  int count = n;
+  void* params[] = {&count, &a, &dx, &dy};
+  EXPECT_EQ(CUDA_SUCCESS,
+            cu.cuLaunchKernel(saxpy, (n + 255) / 256, 1, 1, 256, 1, 1, 0, stream, params, nullptr));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuEventRecord(end, stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuEventRecord(untimed, stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoHAsync_v2(result.data(), dy, n * sizeof(float), stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamSynchronize(stream));
+  for (int i = 0; i < n; ++i) ASSERT_FLOAT_EQ(a * x[i] + y[i], result[i]) << i;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuEventQuery(end));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuEventElapsedTime(&milliseconds, start, end));
+  EXPECT_GE(milliseconds, 0.0f);
+  EXPECT_EQ(kInvalidHandle, cu.cuEventElapsedTime(&milliseconds, start, untimed));
+
+  // Launch checks, and the default stream, which runs the launch to completion.
+  void* extra[] = {nullptr};
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuLaunchKernel(saxpy, 1, 1, 1, 32, 1, 1, 0, stream, params, extra));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuLaunchKernel(saxpy, 1, 1, 1, 2048, 1, 1, 0, stream, params, nullptr));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuLaunchKernel(saxpy, 1, 1, 1, 32, 1, 1, 64 * 1024, stream, params, nullptr));
+  EXPECT_EQ(kInvalidHandle, cu.cuLaunchKernel(saxpy, 1, 1, 1, 32, 1, 1, 0,
+                                              reinterpret_cast<CUstream>(&count), params, nullptr));
+  a = 0.0f;  // y = 0 * x + y: unchanged
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuLaunchKernel(saxpy, (n + 255) / 256, 1, 1, 256, 1, 1, 0, nullptr,
+                                            params, nullptr));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoH_v2(y.data(), dy, n * sizeof(float)));
+  EXPECT_EQ(result, y);
+
+  for (CUevent event : {start, end, untimed}) EXPECT_EQ(CUDA_SUCCESS, cu.cuEventDestroy_v2(event));
+  EXPECT_EQ(kInvalidHandle, cu.cuEventDestroy_v2(start));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamDestroy_v2(stream));
+  EXPECT_EQ(kInvalidHandle, cu.cuStreamQuery(stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(dx));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(dy));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuModuleUnload(module));
+  EXPECT_EQ(kInvalidHandle,
+            cu.cuLaunchKernel(saxpy, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr));
+}
+
+// A stream held busy by wait_flag reports CUDA_ERROR_NOT_READY, and so does an event behind it.
+TEST_F(CudaTestDriver, StreamsRunAsynchronously) {
+  if (!have_test_ptx()) GTEST_SKIP() << "no PTX built (clang-19 missing)";
+  CUmodule module = nullptr;
+  std::string info_log, error_log;
+  ASSERT_EQ(CUDA_SUCCESS, load_ptx(test_ptx(), &module, &info_log, &error_log));
+  CUfunction wait_flag = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuModuleGetFunction(&wait_flag, module, "wait_flag"));
+  CUdeviceptr flags = 0;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&flags, 2 * sizeof(int)));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemsetD8_v2(flags, 0, 2 * sizeof(int)));
+  // Non-blocking: the default stream's copy that releases it does not wait for it.
+  CUstream stream = nullptr;
+  CUevent event = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+  CUdeviceptr flag = flags, done = flags + sizeof(int);
+  void* params[] = {&flag, &done};
+  ASSERT_EQ(CUDA_SUCCESS,
+            cu.cuLaunchKernel(wait_flag, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuEventRecord(event, stream));
+  EXPECT_EQ(CUDA_ERROR_NOT_READY, cu.cuStreamQuery(stream));
+  EXPECT_EQ(CUDA_ERROR_NOT_READY, cu.cuEventQuery(event));
+  const int one = 1;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyHtoD_v2(flag, &one, sizeof one));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuEventSynchronize(event));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamSynchronize(stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamQuery(stream));
+  int finished = 0;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoH_v2(&finished, done, sizeof finished));
+  EXPECT_EQ(1, finished);
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuEventDestroy_v2(event));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamDestroy_v2(stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(flags));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuModuleUnload(module));
+}
+
+TEST_F(CudaTestDriver, InjectedFailureSurfacesOnce) {
+  const long calls = d.calls("cuMemAlloc");
+  EXPECT_EQ(calls, d.calls("cuMemAlloc_v2"));
+  EXPECT_EQ(-1, d.calls("cuNoSuchFunction"));
+  EXPECT_EQ(-1, d.fail("cuNoSuchFunction", 1, 1));
+  EXPECT_EQ(-1, d.fail("cuMemAlloc", 2, 0));
+
+  ASSERT_EQ(0, d.fail("cuMemAlloc", CUDA_ERROR_OUT_OF_MEMORY, 2));  // the second call from now
+  CUdeviceptr first = 0, second = 0, third = 0;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&first, 16));
+  EXPECT_EQ(CUDA_ERROR_OUT_OF_MEMORY, cu.cuMemAlloc_v2(&second, 16));
+  EXPECT_EQ(0u, second);
+  EXPECT_EQ(1, d.live_objects());  // the failed call allocated nothing
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&third, 16));
+  EXPECT_EQ(calls + 3, d.calls("cuMemAlloc"));
+
+  ASSERT_EQ(0, d.fail("cuMemFree_v2", 719, 1));  // versioned names too
+  EXPECT_EQ(719, cu.cuMemFree_v2(first));
+  EXPECT_EQ(2, d.live_objects());  // not freed
+  ASSERT_EQ(0, d.fail("cuMemFree", 719, 1));
+  d.clear_failures();
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(first));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(third));
+}
+
+TEST_F(CudaTestDriver, ImagesItCannotRunFailAsARealDriverDoes) {
+  CUmodule module = nullptr;
+  std::string info_log, error_log;
+  const std::string newer_version = ".version 9.9\n.target sm_90\n.address_size 64\n";
+  EXPECT_EQ(kUnsupportedPtxVersion, load_ptx(newer_version, &module, &info_log, &error_log));
+  EXPECT_NE(std::string::npos, error_log.find("Unsupported .version 9.9; current version is '8.4'"))
+      << error_log;
+  EXPECT_EQ("", info_log);
+  // The log is cut to the buffer, its NUL included.
+  EXPECT_EQ(kUnsupportedPtxVersion, load_ptx(newer_version, &module, &info_log, &error_log, 16));
+  EXPECT_EQ(15u, error_log.size());
+
+  const std::string newer_target = "// a comment\n.version 7.8\n.target sm_100\n.address_size 64\n";
+  EXPECT_EQ(kNoBinaryForGpu, load_ptx(newer_target, &module, &info_log, &error_log));
+  EXPECT_NE(std::string::npos, error_log.find("line 3")) << error_log;
+  EXPECT_NE(std::string::npos, error_log.find("sm_100")) << error_log;
+
+  // PTX runs to its NUL: text that runs into binary bytes first is not PTX a driver takes.
+  const std::string unterminated = ".version 7.8\n.target sm_90\n\x01\x02";
+  EXPECT_EQ(kInvalidPtx, load_ptx(unterminated, &module, &info_log, &error_log));
+  EXPECT_NE(std::string::npos, error_log.find("line 3")) << error_log;
+
+  EXPECT_EQ(kInvalidImage, load_ptx("not a code object", &module, &info_log, &error_log));
+  const unsigned char spirv[] = {0x03, 0x02, 0x23, 0x07, 0, 0, 0, 0};
+  EXPECT_EQ(kInvalidImage, cu.cuModuleLoadDataEx(&module, spirv, 0, nullptr, nullptr));
+
+  const std::string sm80 = read_file(ANYGPU_CUDA_TEST_DATA_DIR "/kernels_sm80.cubin");
+  const std::string sm90 = read_file(ANYGPU_CUDA_TEST_DATA_DIR "/kernels_sm90.cubin");
+  ASSERT_FALSE(sm80.empty());
+  ASSERT_FALSE(sm90.empty());
+  EXPECT_EQ(kNoBinaryForGpu, cu.cuModuleLoadDataEx(&module, sm80.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(0, d.live_objects());
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuModuleLoadDataEx(&module, sm90.data(), 0, nullptr, nullptr));
+  CUfunction function = nullptr;
+  // In the cubin, but not in the host build of the test kernels.
+  EXPECT_EQ(CUDA_ERROR_NOT_FOUND, cu.cuModuleGetFunction(&function, module, "scale"));
+  EXPECT_EQ(CUDA_ERROR_NOT_FOUND, cu.cuModuleGetFunction(&function, module, "saxpy"));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuModuleUnload(module));
+  EXPECT_EQ(kInvalidHandle, cu.cuModuleUnload(module));
+
+  // A fatbin: its sm_80 cubin does not run on sm_90, and its PTX (9.0, from CUDA 13) is newer than
+  // this CUDA 12.4 driver takes. A compressed one is not decompressed here.
+  const std::string fatbin = read_file(ANYGPU_CUDA_TEST_DATA_DIR "/kernels_sm80_compute90.fatbin");
+  const std::string compressed = read_file(ANYGPU_CUDA_TEST_DATA_DIR "/kernels_compressed.fatbin");
+  ASSERT_FALSE(fatbin.empty());
+  ASSERT_FALSE(compressed.empty());
+  EXPECT_EQ(kUnsupportedPtxVersion,
+            cu.cuModuleLoadDataEx(&module, fatbin.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(kNotSupported, cu.cuModuleLoadDataEx(&module, compressed.data(), 0, nullptr, nullptr));
+}
+
+TEST_F(CudaTestDriver, GetProcAddressTakesBaseNames) {
+  ASSERT_NE(nullptr, d.get_proc_address);
+  void* pointer = nullptr;
+  CUdriverProcAddressQueryResult status = -1;
+  EXPECT_EQ(CUDA_SUCCESS, d.get_proc_address("cuMemAlloc", &pointer, kRequestedApiVersion,
+                                             CU_GET_PROC_ADDRESS_LEGACY_STREAM, &status));
+  EXPECT_EQ(CU_GET_PROC_ADDRESS_SUCCESS, status);
+  EXPECT_EQ(dlsym(d.handle, "cuMemAlloc_v2"), pointer);
+  EXPECT_EQ(CUDA_SUCCESS,
+            d.get_proc_address("cuDevicePrimaryCtxRelease", &pointer, 12000, 0, &status));
+  EXPECT_EQ(dlsym(d.handle, "cuDevicePrimaryCtxRelease_v2"), pointer);
+
+  // ANYGPU_CUDA_TEST_MISSING=cuMemsetD8Async, and a name no driver has.
+  for (const char* name : {"cuMemsetD8Async", "cuNoSuchFunction", "cuMemAlloc_v2"}) {
+    EXPECT_EQ(CUDA_ERROR_NOT_FOUND, d.get_proc_address(name, &pointer, 12000, 0, &status)) << name;
+    EXPECT_EQ(CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND, status) << name;
+    EXPECT_EQ(nullptr, pointer);
+  }
+  // cuFuncGetParamInfo is CUDA 12.4: asked for as CUDA 12.0 it is not sufficient.
+  EXPECT_EQ(CUDA_ERROR_NOT_FOUND,
+            d.get_proc_address("cuFuncGetParamInfo", &pointer, 12000, 0, &status));
+  EXPECT_EQ(CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT, status);
+  EXPECT_EQ(CUDA_SUCCESS, d.get_proc_address("cuFuncGetParamInfo", &pointer, 12040, 0, &status));
+  EXPECT_EQ(reinterpret_cast<void*>(cu.cuFuncGetParamInfo), pointer);
+}
+
+// The last release resets the primary context: what was made in it is gone.
+TEST_F(CudaTestDriver, LastReleaseResetsThePrimaryContext) {
+  CUdeviceptr pointer = 0;
+  CUstream stream = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&pointer, 64));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamCreate(&stream, 0));
+  EXPECT_EQ(2, d.live_objects());
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRelease_v2(0));
+  EXPECT_EQ(0, d.live_objects());
+  EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuMemAlloc_v2(&pointer, 64));  // current, not active
+  EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuDevicePrimaryCtxRelease_v2(0));
+  CUcontext retained = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRetain(&retained, 0));  // for TearDown
+  EXPECT_EQ(context, retained);
+  EXPECT_EQ(kInvalidHandle, cu.cuStreamDestroy_v2(stream));
+}
+
+TEST_F(CudaTestDriver, LaunchesFromManyThreads) {
+  if (!have_test_ptx()) GTEST_SKIP() << "no PTX built (clang-19 missing)";
+  CUmodule module = nullptr;
+  std::string info_log, error_log;
+  ASSERT_EQ(CUDA_SUCCESS, load_ptx(test_ptx(), &module, &info_log, &error_log));
+  CUfunction saxpy = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuModuleGetFunction(&saxpy, module, "saxpy"));
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      auto check = [&](CUresult r) { failures += r != CUDA_SUCCESS; };
+      check(cu.cuCtxSetCurrent(context));
+      const int n = 1000, launches = 20;
+      float a = 1.0f + t;
+      std::vector<float> x(n, 1.0f), y(n, 0.0f);
+      CUdeviceptr dx = 0, dy = 0;
+      CUstream stream = nullptr;
+      check(cu.cuStreamCreate(&stream, 0));
+      check(cu.cuMemAlloc_v2(&dx, n * sizeof(float)));
+      check(cu.cuMemAlloc_v2(&dy, n * sizeof(float)));
+      check(cu.cuMemcpyHtoDAsync_v2(dx, x.data(), n * sizeof(float), stream));
+      check(cu.cuMemcpyHtoDAsync_v2(dy, y.data(), n * sizeof(float), stream));
+      int count = n;
+      void* params[] = {&count, &a, &dx, &dy};
+      for (int i = 0; i < launches; ++i)
+        check(
+            cu.cuLaunchKernel(saxpy, (n + 127) / 128, 1, 1, 128, 1, 1, 0, stream, params, nullptr));
+      check(cu.cuMemcpyDtoHAsync_v2(y.data(), dy, n * sizeof(float), stream));
+      check(cu.cuStreamSynchronize(stream));
+      for (float value : y) failures += value != a * launches;
+      check(cu.cuStreamDestroy_v2(stream));
+      check(cu.cuMemFree_v2(dx));
+      check(cu.cuMemFree_v2(dy));
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(0, failures.load());
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuModuleUnload(module));
+}
+
+// The old driver (CUDA 11.4) under an environment that changes everything it reads.
+TEST(CudaTestDriverOld, HasNoProcAddressAndReadsItsEnvironment) {
+  Driver& d = old_driver();
+  ASSERT_NE(nullptr, d.handle) << dlerror();
+  const CudaFunctions& cu = d.cu;
+  EXPECT_EQ(nullptr, d.get_proc_address);
+  EXPECT_EQ(nullptr, cu.cuFuncGetParamInfo);
+  EXPECT_NE(nullptr, cu.cuLaunchKernel);
+  int version = 0, count = 0, value = 0;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDriverGetVersion(&version));  // before cuInit
+  EXPECT_EQ(11040, version);
+  EXPECT_EQ(CUDA_ERROR_NOT_INITIALIZED, cu.cuDeviceGetCount(&count));
+  EXPECT_EQ(CUDA_ERROR_NO_DEVICE, cu.cuInit(0));  // ANYGPU_CUDA_TEST_FAIL=cuInit:100
+  EXPECT_EQ(CUDA_ERROR_NOT_INITIALIZED, cu.cuDeviceGetCount(&count));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuInit(0));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDeviceGetCount(&count));
+  EXPECT_EQ(2, count);
+  EXPECT_EQ(CUDA_SUCCESS,
+            cu.cuDeviceGetAttribute(&value, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 1));
+  EXPECT_EQ(8, value);
+  EXPECT_EQ(2, d.calls("cuInit"));
+
+  CUcontext context = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRetain(&context, 1));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuCtxSetCurrent(context));
+  if (have_test_ptx()) {
+    // PTX 7.8 is CUDA 11.8's; this driver takes 7.4.
+    const std::string ptx = read_file(ANYGPU_CUDA_TEST_PTX_PATH);
+    CUmodule module = nullptr;
+    EXPECT_EQ(kUnsupportedPtxVersion,
+              cu.cuModuleLoadDataEx(&module, ptx.c_str(), 0, nullptr, nullptr));
+  }
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuCtxSetCurrent(nullptr));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRelease_v2(1));
+  EXPECT_EQ(0, d.live_objects());
+}
+
+}  // namespace

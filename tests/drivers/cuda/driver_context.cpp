@@ -1,0 +1,131 @@
+// Primary contexts (retained and released, reset on the last release) and the calling thread's
+// stack of current contexts.
+#include <mutex>
+#include <vector>
+
+#include "driver_context.h"
+#include "driver_objects.h"
+#include "driver_state.h"
+
+namespace anygpu::cuda_test_driver {
+namespace {
+
+Context* primary_contexts() {
+  static Context* const contexts = [] {
+    auto* made = new Context[kMaxDevices];
+    for (int i = 0; i < kMaxDevices; ++i) made[i].device = i;
+    return made;
+  }();
+  return contexts;
+}
+
+// Serialises retain and release, so that a reset finishes before the context is retained again.
+std::mutex retain_mutex;
+
+// The top is the current context; cuCtxSetCurrent replaces it.
+thread_local std::vector<Context*> current_stack;
+
+// The context a handle names; nullptr for anything that is not a primary context.
+Context* from_handle(CUcontext handle) {
+  Context* contexts = primary_contexts();
+  for (int i = 0; i < config().device_count; ++i)
+    if (to_handle(&contexts[i]) == handle) return &contexts[i];
+  return nullptr;
+}
+
+}  // namespace
+
+CUresult require_context(Context** context) {
+  if (CUresult r = require_initialized()) return r;
+  if (current_stack.empty()) return CUDA_ERROR_INVALID_CONTEXT;
+  Context* current = current_stack.back();
+  if (current->retains.load(std::memory_order_acquire) <= 0) return CUDA_ERROR_INVALID_CONTEXT;
+  *context = current;
+  return CUDA_SUCCESS;
+}
+
+}  // namespace anygpu::cuda_test_driver
+
+// The entry points: beside their declarations, so that a definition whose signature differs
+// does not compile.
+namespace anygpu::cuda {
+
+using namespace cuda_test_driver;
+
+ANYGPU_CUDA_TEST_API CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice device) {
+  DRIVER_ENTRY(cuDevicePrimaryCtxRetain);
+  if (CUresult r = require_initialized()) return r;
+  if (!context) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = require_device(device)) return r;
+  std::lock_guard<std::mutex> lock(retain_mutex);
+  Context* primary = &primary_contexts()[device];
+  primary->retains.fetch_add(1, std::memory_order_acq_rel);
+  *context = to_handle(primary);
+  return CUDA_SUCCESS;
+}
+
+// The last release resets the context: what was made in it is destroyed, as the CUDA
+// documentation says. It stays on any thread's stack, where it is not usable until retained.
+ANYGPU_CUDA_TEST_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
+  DRIVER_ENTRY(cuDevicePrimaryCtxRelease_v2);
+  if (CUresult r = require_initialized()) return r;
+  if (CUresult r = require_device(device)) return r;
+  std::lock_guard<std::mutex> lock(retain_mutex);
+  Context* primary = &primary_contexts()[device];
+  if (primary->retains.load(std::memory_order_acquire) <= 0) return CUDA_ERROR_INVALID_CONTEXT;
+  if (primary->retains.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy_objects(primary);
+  return CUDA_SUCCESS;
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuCtxGetCurrent(CUcontext* context) {
+  DRIVER_ENTRY(cuCtxGetCurrent);
+  if (CUresult r = require_initialized()) return r;
+  if (!context) return CUDA_ERROR_INVALID_VALUE;
+  *context = current_stack.empty() ? nullptr : to_handle(current_stack.back());
+  return CUDA_SUCCESS;
+}
+
+// NULL unbinds: it pops the top of the stack (nothing when the stack is empty).
+ANYGPU_CUDA_TEST_API CUresult cuCtxSetCurrent(CUcontext context) {
+  DRIVER_ENTRY(cuCtxSetCurrent);
+  if (CUresult r = require_initialized()) return r;
+  if (!context) {
+    if (!current_stack.empty()) current_stack.pop_back();
+    return CUDA_SUCCESS;
+  }
+  Context* found = from_handle(context);
+  if (!found) return CUDA_ERROR_INVALID_CONTEXT;
+  if (current_stack.empty())
+    current_stack.push_back(found);
+  else
+    current_stack.back() = found;
+  return CUDA_SUCCESS;
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuCtxPushCurrent_v2(CUcontext context) {
+  DRIVER_ENTRY(cuCtxPushCurrent_v2);
+  if (CUresult r = require_initialized()) return r;
+  Context* found = from_handle(context);
+  if (!found) return CUDA_ERROR_INVALID_CONTEXT;
+  current_stack.push_back(found);
+  return CUDA_SUCCESS;
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuCtxPopCurrent_v2(CUcontext* context) {
+  DRIVER_ENTRY(cuCtxPopCurrent_v2);
+  if (CUresult r = require_initialized()) return r;
+  if (current_stack.empty()) return CUDA_ERROR_INVALID_CONTEXT;
+  if (context) *context = to_handle(current_stack.back());
+  current_stack.pop_back();
+  return CUDA_SUCCESS;
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuCtxSynchronize() {
+  DRIVER_ENTRY(cuCtxSynchronize);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  synchronize_context(context);
+  return CUDA_SUCCESS;
+}
+
+}  // namespace anygpu::cuda

@@ -1,0 +1,177 @@
+// Device and page-locked host memory (both host memory of the CPU backend), copies and memset.
+// Device pointers are checked against the allocations, as a real driver rejects a pointer it
+// did not allocate; the host side of a copy may be any memory.
+#include "driver_cpu.h"
+#include "driver_objects.h"
+#include "driver_state.h"
+
+namespace anygpu::cuda_test_driver {
+namespace {
+
+void* pointer_of(CUdeviceptr address) {
+  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+}
+
+CUresult allocate(Context* context, size_t bytes, bool host, void** pointer) {
+  Objects& o = objects();
+  if (!host) {
+    std::lock_guard<std::mutex> lock(o.mutex);
+    if (bytes > kDeviceMemoryBytes - o.device_bytes) return CUDA_ERROR_OUT_OF_MEMORY;
+    o.device_bytes += bytes;  // reserved before the allocation, so that racing calls see it
+  }
+  void* allocated = nullptr;
+  const ag_result r =
+      host ? cpu().host_alloc(bytes, &allocated) : cpu().mem_alloc(bytes, &allocated);
+  std::lock_guard<std::mutex> lock(o.mutex);
+  if (r != AG_SUCCESS) {
+    if (!host) o.device_bytes -= bytes;
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  o.allocations[reinterpret_cast<uintptr_t>(allocated)] = Allocation{context, bytes, host};
+  *pointer = allocated;
+  return CUDA_SUCCESS;
+}
+
+// Only the start of an allocation of the same kind frees it.
+CUresult release(void* pointer, bool host) {
+  Objects& o = objects();
+  {
+    std::lock_guard<std::mutex> lock(o.mutex);
+    const auto found = o.allocations.find(reinterpret_cast<uintptr_t>(pointer));
+    if (!pointer || found == o.allocations.end() || found->second.host != host)
+      return CUDA_ERROR_INVALID_VALUE;
+    if (!host) o.device_bytes -= found->second.bytes;
+    o.allocations.erase(found);
+  }
+  return from_cpu(host ? cpu().host_free(pointer) : cpu().mem_free(pointer));
+}
+
+bool accessible(const void* pointer, size_t bytes) {
+  if (bytes == 0) return true;
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  return objects().accessible(pointer, bytes);
+}
+
+CUresult copy(CopyKind kind, void* dst, const void* src, size_t bytes, CUstream stream) {
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  const bool dst_device = kind != CopyKind::device_to_host;
+  const bool src_device = kind != CopyKind::host_to_device;
+  if (bytes && (!dst || !src)) return CUDA_ERROR_INVALID_VALUE;
+  if ((dst_device && !accessible(dst, bytes)) || (src_device && !accessible(src, bytes)))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::shared_ptr<Stream> on;
+  if (CUresult r = stream_for_work(context, stream, &on)) return r;
+  if (bytes == 0) return CUDA_SUCCESS;
+  return from_cpu(cpu().copy(kind, dst, src, bytes, on ? on->native : nullptr));
+}
+
+CUresult memset8(void* dst, unsigned char value, size_t count, CUstream stream) {
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (!accessible(dst, count)) return CUDA_ERROR_INVALID_VALUE;
+  std::shared_ptr<Stream> on;
+  if (CUresult r = stream_for_work(context, stream, &on)) return r;
+  if (count == 0) return CUDA_SUCCESS;
+  return from_cpu(cpu().memset8(dst, value, count, on ? on->native : nullptr));
+}
+
+}  // namespace
+
+}  // namespace anygpu::cuda_test_driver
+
+// The entry points: beside their declarations, so that a definition whose signature differs
+// does not compile.
+namespace anygpu::cuda {
+
+using namespace cuda_test_driver;
+
+ANYGPU_CUDA_TEST_API CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
+  DRIVER_ENTRY(cuMemAlloc_v2);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (!pointer || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+  void* allocated = nullptr;
+  if (CUresult r = allocate(context, bytes, false, &allocated)) return r;
+  *pointer = reinterpret_cast<uintptr_t>(allocated);
+  return CUDA_SUCCESS;
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemFree_v2(CUdeviceptr pointer) {
+  DRIVER_ENTRY(cuMemFree_v2);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  return release(pointer_of(pointer), false);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemAllocHost_v2(void** pointer, size_t bytes) {
+  DRIVER_ENTRY(cuMemAllocHost_v2);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (!pointer || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+  return allocate(context, bytes, true, pointer);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemFreeHost(void* pointer) {
+  DRIVER_ENTRY(cuMemFreeHost);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  return release(pointer, true);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemGetInfo_v2(size_t* free_bytes, size_t* total_bytes) {
+  DRIVER_ENTRY(cuMemGetInfo_v2);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (!free_bytes || !total_bytes) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  *free_bytes = kDeviceMemoryBytes - objects().device_bytes;
+  *total_bytes = kDeviceMemoryBytes;
+  return CUDA_SUCCESS;
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t bytes) {
+  DRIVER_ENTRY(cuMemcpyHtoD_v2);
+  return copy(CopyKind::host_to_device, pointer_of(dst), src, bytes, nullptr);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t bytes) {
+  DRIVER_ENTRY(cuMemcpyDtoH_v2);
+  return copy(CopyKind::device_to_host, dst, pointer_of(src), bytes, nullptr);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  DRIVER_ENTRY(cuMemcpyDtoD_v2);
+  return copy(CopyKind::device_to_device, pointer_of(dst), pointer_of(src), bytes, nullptr);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t bytes,
+                                                   CUstream stream) {
+  DRIVER_ENTRY(cuMemcpyHtoDAsync_v2);
+  return copy(CopyKind::host_to_device, pointer_of(dst), src, bytes, stream);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t bytes,
+                                                   CUstream stream) {
+  DRIVER_ENTRY(cuMemcpyDtoHAsync_v2);
+  return copy(CopyKind::device_to_host, dst, pointer_of(src), bytes, stream);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                                                   CUstream stream) {
+  DRIVER_ENTRY(cuMemcpyDtoDAsync_v2);
+  return copy(CopyKind::device_to_device, pointer_of(dst), pointer_of(src), bytes, stream);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t count) {
+  DRIVER_ENTRY(cuMemsetD8_v2);
+  return memset8(pointer_of(dst), value, count, nullptr);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count,
+                                              CUstream stream) {
+  DRIVER_ENTRY(cuMemsetD8Async);
+  return memset8(pointer_of(dst), value, count, stream);
+}
+
+}  // namespace anygpu::cuda

@@ -1,0 +1,170 @@
+#include "driver_objects.h"
+
+#include "driver_cpu.h"
+
+namespace anygpu::cuda_test_driver {
+
+Stream::~Stream() {
+  cpu().stream_destroy(native);
+}
+
+Event::~Event() {
+  cpu().event_destroy(native);
+}
+
+Objects& objects() {
+  static Objects* const instance = new Objects;  // outlives every thread that may use it
+  return *instance;
+}
+
+std::shared_ptr<Stream> Objects::stream(CUstream handle) const {
+  const auto found = streams.find(handle);
+  return found == streams.end() ? nullptr : found->second;
+}
+
+std::shared_ptr<Event> Objects::event(CUevent handle) const {
+  const auto found = events.find(handle);
+  return found == events.end() ? nullptr : found->second;
+}
+
+Module* Objects::module(CUmodule handle) const {
+  const auto found = modules.find(handle);
+  return found == modules.end() ? nullptr : found->second.get();
+}
+
+Function* Objects::function(CUfunction handle) const {
+  const auto found = functions.find(handle);
+  return found == functions.end() ? nullptr : found->second;
+}
+
+bool Objects::accessible(const void* pointer, size_t bytes) const {
+  const auto address = reinterpret_cast<uintptr_t>(pointer);
+  auto after = allocations.upper_bound(address);
+  if (after == allocations.begin()) return false;
+  const auto& [start, allocation] = *--after;
+  const uintptr_t offset = address - start;
+  return offset < allocation.bytes && bytes <= allocation.bytes - offset;
+}
+
+std::vector<std::shared_ptr<Stream>> Objects::streams_of(Context* context,
+                                                         bool blocking_only) const {
+  std::vector<std::shared_ptr<Stream>> found;
+  for (const auto& [handle, stream] : streams)
+    if (stream->context == context && !(blocking_only && (stream->flags & CU_STREAM_NON_BLOCKING)))
+      found.push_back(stream);
+  return found;
+}
+
+void synchronize_blocking_streams(Context* context) {
+  std::vector<std::shared_ptr<Stream>> streams;
+  {
+    std::lock_guard<std::mutex> lock(objects().mutex);
+    streams = objects().streams_of(context, true);
+  }
+  for (const auto& stream : streams) cpu().stream_synchronize(stream->native);
+}
+
+CUresult stream_for_work(Context* context, CUstream stream, std::shared_ptr<Stream>* found) {
+  found->reset();
+  if (is_default_stream(stream)) {
+    synchronize_blocking_streams(context);
+    return CUDA_SUCCESS;
+  }
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  *found = objects().stream(stream);
+  if (!*found || (*found)->context != context) return CUDA_ERROR_INVALID_HANDLE;
+  return CUDA_SUCCESS;
+}
+
+void synchronize_context(Context* context) {
+  std::vector<std::shared_ptr<Stream>> streams;
+  {
+    Objects& o = objects();
+    std::lock_guard<std::mutex> lock(o.mutex);
+    streams = o.streams_of(context, false);
+    if (auto found = o.default_streams.find(context); found != o.default_streams.end())
+      streams.push_back(found->second);
+  }
+  for (const auto& stream : streams) cpu().stream_synchronize(stream->native);
+}
+
+std::shared_ptr<Stream> default_stream(Context* context) {
+  Objects& o = objects();
+  std::lock_guard<std::mutex> lock(o.mutex);
+  std::shared_ptr<Stream>& stream = o.default_streams[context];
+  if (!stream) {
+    void* native = nullptr;
+    cpu().stream_create(0, &native);
+    stream.reset(new Stream{context, native, 0});
+  }
+  return stream;
+}
+
+void destroy_objects(Context* context) {
+  // Taken out under the lock, destroyed after it: streams first (their destructors wait for
+  // pending work, which may use the memory), then the rest.
+  std::vector<std::shared_ptr<Stream>> streams;
+  std::vector<std::shared_ptr<Event>> events;
+  std::vector<std::unique_ptr<Module>> modules;
+  std::vector<std::pair<void*, Allocation>> allocations;
+  {
+    Objects& o = objects();
+    std::lock_guard<std::mutex> lock(o.mutex);
+    for (auto it = o.streams.begin(); it != o.streams.end();) {
+      if (it->second->context != context) {
+        ++it;
+        continue;
+      }
+      streams.push_back(std::move(it->second));
+      it = o.streams.erase(it);
+    }
+    if (auto found = o.default_streams.find(context); found != o.default_streams.end()) {
+      streams.push_back(std::move(found->second));
+      o.default_streams.erase(found);
+    }
+    for (auto it = o.events.begin(); it != o.events.end();) {
+      if (it->second->context != context) {
+        ++it;
+        continue;
+      }
+      events.push_back(std::move(it->second));
+      it = o.events.erase(it);
+    }
+    for (auto it = o.modules.begin(); it != o.modules.end();) {
+      if (it->second->context != context) {
+        ++it;
+        continue;
+      }
+      for (const auto& [name, function] : it->second->functions) o.functions.erase(function.get());
+      modules.push_back(std::move(it->second));
+      it = o.modules.erase(it);
+    }
+    for (auto it = o.allocations.begin(); it != o.allocations.end();) {
+      if (it->second.context != context) {
+        ++it;
+        continue;
+      }
+      if (!it->second.host) o.device_bytes -= it->second.bytes;
+      allocations.emplace_back(reinterpret_cast<void*>(it->first), it->second);
+      it = o.allocations.erase(it);
+    }
+  }
+  streams.clear();
+  events.clear();
+  modules.clear();
+  for (const auto& [pointer, allocation] : allocations) {
+    if (allocation.host)
+      cpu().host_free(pointer);
+    else
+      cpu().mem_free(pointer);
+  }
+}
+
+long live_objects() {
+  Objects& o = objects();
+  std::lock_guard<std::mutex> lock(o.mutex);
+  return static_cast<long>(o.allocations.size() + o.streams.size() + o.events.size() +
+                           o.modules.size());
+}
+
+}  // namespace anygpu::cuda_test_driver

@@ -1,0 +1,99 @@
+// Everything the driver hands out: allocations, streams, events, modules and their functions,
+// each with the context it was made in. Handles are checked against these tables, so an unknown
+// or destroyed handle is an error, not a crash. One mutex guards them; a call that blocks (a
+// synchronize, a copy, a launch) looks its objects up under it, keeps a reference, and blocks
+// after releasing it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <anygpu/anygpu.h>
+
+#include "driver_context.h"
+
+namespace anygpu::cuda_test_driver {
+
+struct Allocation {
+  Context* context;
+  size_t bytes;
+  bool host;  // cuMemAllocHost
+};
+
+struct Stream {
+  Context* context;
+  void* native;  // the CPU backend's stream
+  unsigned flags;
+  ~Stream();  // waits for its pending work
+};
+
+struct Event {
+  Context* context;
+  void* native;  // the CPU backend's event
+  unsigned flags;
+  std::atomic<bool> recorded{false};
+  ~Event();
+};
+
+struct Function {
+  Context* context;
+  void* native;  // the CPU backend's kernel
+  std::vector<ag_param_info> layout;
+};
+
+struct Module {
+  Context* context;
+  std::vector<std::string> kernels;                            // what the image holds
+  std::map<std::string, std::unique_ptr<Function>> functions;  // made on first request
+};
+
+struct Objects {
+  std::mutex mutex;
+  std::map<uintptr_t, Allocation> allocations;  // ordered: a pointer's allocation is found by range
+  size_t device_bytes = 0;                      // of device allocations
+  std::unordered_map<const void*, std::shared_ptr<Stream>> streams;
+  std::unordered_map<const void*, std::shared_ptr<Event>> events;
+  std::unordered_map<const void*, std::unique_ptr<Module>> modules;
+  std::unordered_map<const void*, Function*> functions;  // owned by their module
+  // Per context, a stream of the driver's own on which the default stream's event records run.
+  std::unordered_map<Context*, std::shared_ptr<Stream>> default_streams;
+
+  // All with `mutex` held. nullptr for a handle that is not one of these.
+  std::shared_ptr<Stream> stream(CUstream handle) const;
+  std::shared_ptr<Event> event(CUevent handle) const;
+  Module* module(CUmodule handle) const;
+  Function* function(CUfunction handle) const;
+  // True when [pointer, pointer + bytes) lies inside one allocation (device or page-locked host
+  // memory, both of which the device reaches).
+  bool accessible(const void* pointer, size_t bytes) const;
+  std::vector<std::shared_ptr<Stream>> streams_of(Context* context, bool blocking_only) const;
+};
+Objects& objects();
+
+template <typename Handle, typename T>
+Handle handle_of(T* object) {
+  return reinterpret_cast<Handle>(object);
+}
+
+// Work on the legacy default stream waits for every blocking stream of its context first.
+void synchronize_blocking_streams(Context* context);
+// Where work on `stream` goes: `*found` is nullptr for the legacy default stream, whose work runs
+// to completion, after the blocking streams' (synchronised here). CUDA_ERROR_INVALID_HANDLE for a
+// stream that is not one of `context`'s.
+CUresult stream_for_work(Context* context, CUstream stream, std::shared_ptr<Stream>* found);
+// Every stream of the context, the driver's own included.
+void synchronize_context(Context* context);
+// The stream the legacy default stream's event records run on; made on first use.
+std::shared_ptr<Stream> default_stream(Context* context);
+// The primary context's reset: everything made in `context` is destroyed.
+void destroy_objects(Context* context);
+// Allocations (device and host), streams, events and modules alive.
+long live_objects();
+
+}  // namespace anygpu::cuda_test_driver

@@ -1,0 +1,81 @@
+// cuGetProcAddress_v2 (CUDA 12.0): a base name gives the versioned entry point this driver
+// exports for it. As on a real driver, a function newer than the requested CUDA version is
+// CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT and one newer than the driver is not there at all.
+// The old driver build has no cuGetProcAddress_v2.
+#include <cstring>
+
+#include "driver_state.h"
+
+#ifndef ANYGPU_CUDA_TEST_OLD_DRIVER
+namespace anygpu::cuda_test_driver {
+namespace {
+
+struct Entry {
+  Fn fn;
+  void* pointer;
+};
+
+// clang-format off
+const Entry kEntries[] = {
+#define ANYGPU_CUDA_TEST_ENTRY(symbol, name, result, parameters) \
+  {Fn::symbol, reinterpret_cast<void*>(&symbol)},
+  ANYGPU_CUDA_REQUIRED_FUNCTIONS(ANYGPU_CUDA_TEST_ENTRY)
+  ANYGPU_CUDA_OPTIONAL_FUNCTIONS(ANYGPU_CUDA_TEST_ENTRY)
+#undef ANYGPU_CUDA_TEST_ENTRY
+  {Fn::cuGetProcAddress_v2, reinterpret_cast<void*>(&cuGetProcAddress_v2)},
+};
+// clang-format on
+
+// The CUDA version that introduced each function anygpu asks for after CUDA 11.0 (the version
+// anygpu needs); every other one is older.
+int introduced_in(Fn fn) {
+  switch (fn) {
+    case Fn::cuGetProcAddress_v2:
+      return 12000;
+    case Fn::cuFuncGetParamInfo:
+      return 12040;
+    default:
+      return 0;
+  }
+}
+
+constexpr cuuint64_t kFlags =
+    CU_GET_PROC_ADDRESS_LEGACY_STREAM | CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
+
+}  // namespace
+
+}  // namespace anygpu::cuda_test_driver
+
+// The entry points: beside their declarations, so that a definition whose signature differs
+// does not compile.
+namespace anygpu::cuda {
+
+using namespace cuda_test_driver;
+
+// Answers before cuInit: it is how a loader finds cuInit.
+ANYGPU_CUDA_TEST_API CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int cuda_version,
+                                                  cuuint64_t flags,
+                                                  CUdriverProcAddressQueryResult* status) {
+  DRIVER_ENTRY(cuGetProcAddress_v2);
+  if (!symbol || !pfn || (flags & ~kFlags)) return CUDA_ERROR_INVALID_VALUE;
+  *pfn = nullptr;
+  CUdriverProcAddressQueryResult answer = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+  for (const Entry& entry : kEntries) {
+    const FunctionInfo& info = function_info(entry.fn);
+    if (strcmp(symbol, info.name) != 0) continue;
+    if (config().missing.count(info.name) || introduced_in(entry.fn) > config().driver_version)
+      break;
+    if (introduced_in(entry.fn) > cuda_version) {
+      answer = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
+      break;
+    }
+    *pfn = entry.pointer;
+    answer = CU_GET_PROC_ADDRESS_SUCCESS;
+    break;
+  }
+  if (status) *status = answer;
+  return answer == CU_GET_PROC_ADDRESS_SUCCESS ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+}
+
+}  // namespace anygpu::cuda
+#endif

@@ -1,0 +1,198 @@
+// Streams (asynchronous CPU streams) and events. The legacy default stream (NULL,
+// CU_STREAM_LEGACY, CU_STREAM_PER_THREAD) runs its work to completion after the blocking streams'
+// work; an event recorded on it is recorded on a stream of the driver's own and waited for.
+#include "driver_cpu.h"
+#include "driver_objects.h"
+#include "driver_state.h"
+
+namespace anygpu::cuda_test_driver {
+namespace {
+
+constexpr unsigned kStreamFlags = CU_STREAM_NON_BLOCKING;
+constexpr unsigned kEventFlags =
+    CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
+
+// A stream of the current context, looked up under the lock.
+CUresult find_stream(CUstream handle, Context* context, std::shared_ptr<Stream>* stream) {
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  *stream = objects().stream(handle);
+  return *stream && (*stream)->context == context ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+// An event of any context (as a stream may wait on another context's event).
+CUresult find_event(CUevent handle, std::shared_ptr<Event>* event) {
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  *event = objects().event(handle);
+  return *event ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+}  // namespace
+
+}  // namespace anygpu::cuda_test_driver
+
+// The entry points: beside their declarations, so that a definition whose signature differs
+// does not compile.
+namespace anygpu::cuda {
+
+using namespace cuda_test_driver;
+
+ANYGPU_CUDA_TEST_API CUresult cuStreamCreate(CUstream* stream, unsigned flags) {
+  DRIVER_ENTRY(cuStreamCreate);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (!stream || (flags & ~kStreamFlags)) return CUDA_ERROR_INVALID_VALUE;
+  void* native = nullptr;
+  if (CUresult r = from_cpu(cpu().stream_create(flags, &native))) return r;
+  std::shared_ptr<Stream> created(new Stream{context, native, flags});
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  objects().streams[created.get()] = created;
+  *stream = handle_of<CUstream>(created.get());
+  return CUDA_SUCCESS;
+}
+
+// Pending work finishes first (the CPU stream's destructor waits for it).
+ANYGPU_CUDA_TEST_API CUresult cuStreamDestroy_v2(CUstream stream) {
+  DRIVER_ENTRY(cuStreamDestroy_v2);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  std::shared_ptr<Stream> taken;
+  {
+    Objects& o = objects();
+    std::lock_guard<std::mutex> lock(o.mutex);
+    const auto found = o.streams.find(stream);
+    if (found == o.streams.end()) return CUDA_ERROR_INVALID_HANDLE;
+    taken = std::move(found->second);
+    o.streams.erase(found);
+  }
+  return CUDA_SUCCESS;  // `taken` is destroyed here, outside the lock
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuStreamSynchronize(CUstream stream) {
+  DRIVER_ENTRY(cuStreamSynchronize);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (is_default_stream(stream)) {
+    synchronize_blocking_streams(context);
+    return CUDA_SUCCESS;
+  }
+  std::shared_ptr<Stream> found;
+  if (CUresult r = find_stream(stream, context, &found)) return r;
+  return from_cpu(cpu().stream_synchronize(found->native));
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuStreamQuery(CUstream stream) {
+  DRIVER_ENTRY(cuStreamQuery);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (is_default_stream(stream)) return CUDA_SUCCESS;  // its work has run to completion
+  std::shared_ptr<Stream> found;
+  if (CUresult r = find_stream(stream, context, &found)) return r;
+  return from_cpu(cpu().stream_query(found->native));
+}
+
+// The default stream waits on the host, as its work runs there to completion anyway.
+ANYGPU_CUDA_TEST_API CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned flags) {
+  DRIVER_ENTRY(cuStreamWaitEvent);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
+  std::shared_ptr<Event> waited;
+  if (CUresult r = find_event(event, &waited)) return r;
+  if (is_default_stream(stream)) return from_cpu(cpu().event_synchronize(waited->native));
+  std::shared_ptr<Stream> found;
+  if (CUresult r = find_stream(stream, context, &found)) return r;
+  return from_cpu(cpu().stream_wait_event(found->native, waited->native));
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuEventCreate(CUevent* event, unsigned flags) {
+  DRIVER_ENTRY(cuEventCreate);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (!event || (flags & ~kEventFlags)) return CUDA_ERROR_INVALID_VALUE;
+  if ((flags & CU_EVENT_INTERPROCESS) && !(flags & CU_EVENT_DISABLE_TIMING))
+    return CUDA_ERROR_INVALID_VALUE;
+  void* native = nullptr;
+  if (CUresult r = from_cpu(cpu().event_create(flags, &native))) return r;
+  auto created = std::make_shared<Event>();
+  created->context = context;
+  created->native = native;
+  created->flags = flags;
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  objects().events[created.get()] = created;
+  *event = handle_of<CUevent>(created.get());
+  return CUDA_SUCCESS;
+}
+
+// A record still queued keeps the CPU event alive (it is reference-counted).
+ANYGPU_CUDA_TEST_API CUresult cuEventDestroy_v2(CUevent event) {
+  DRIVER_ENTRY(cuEventDestroy_v2);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  std::shared_ptr<Event> taken;
+  {
+    Objects& o = objects();
+    std::lock_guard<std::mutex> lock(o.mutex);
+    const auto found = o.events.find(event);
+    if (found == o.events.end()) return CUDA_ERROR_INVALID_HANDLE;
+    taken = std::move(found->second);
+    o.events.erase(found);
+  }
+  return CUDA_SUCCESS;
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuEventRecord(CUevent event, CUstream stream) {
+  DRIVER_ENTRY(cuEventRecord);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  std::shared_ptr<Event> recorded;
+  if (CUresult r = find_event(event, &recorded)) return r;
+  if (recorded->context != context) return CUDA_ERROR_INVALID_HANDLE;
+  std::shared_ptr<Stream> on;
+  if (CUresult r = stream_for_work(context, stream, &on)) return r;
+  const bool on_default = !on;
+  if (on_default) on = default_stream(context);
+  if (CUresult r = from_cpu(cpu().event_record(recorded->native, on->native))) return r;
+  recorded->recorded.store(true, std::memory_order_release);
+  // The default stream's work has run to completion, so its record completes now too: later
+  // default-stream work must not run before the timestamp is taken.
+  if (on_default) cpu().stream_synchronize(on->native);
+  return CUDA_SUCCESS;
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuEventSynchronize(CUevent event) {
+  DRIVER_ENTRY(cuEventSynchronize);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  std::shared_ptr<Event> found;
+  if (CUresult r = find_event(event, &found)) return r;
+  return from_cpu(cpu().event_synchronize(found->native));
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuEventQuery(CUevent event) {
+  DRIVER_ENTRY(cuEventQuery);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  std::shared_ptr<Event> found;
+  if (CUresult r = find_event(event, &found)) return r;
+  return from_cpu(cpu().event_query(found->native));
+}
+
+// Both events recorded and timing: else CUDA_ERROR_INVALID_HANDLE (the CUDA documentation's
+// answer for either); not yet completed: CUDA_ERROR_NOT_READY.
+ANYGPU_CUDA_TEST_API CUresult cuEventElapsedTime(float* milliseconds, CUevent start, CUevent end) {
+  DRIVER_ENTRY(cuEventElapsedTime);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (!milliseconds) return CUDA_ERROR_INVALID_VALUE;
+  std::shared_ptr<Event> first, last;
+  if (CUresult r = find_event(start, &first)) return r;
+  if (CUresult r = find_event(end, &last)) return r;
+  for (const auto& event : {first, last}) {
+    if ((event->flags & CU_EVENT_DISABLE_TIMING) ||
+        !event->recorded.load(std::memory_order_acquire))
+      return CUDA_ERROR_INVALID_HANDLE;
+  }
+  return from_cpu(cpu().event_elapsed(milliseconds, first->native, last->native));
+}
+
+}  // namespace anygpu::cuda
