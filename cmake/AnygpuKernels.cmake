@@ -24,9 +24,14 @@
 # ANYGPU_IMAGE_FILE, ANYGPU_KERNEL_SOURCES). docs/kernel-dialect.md has the compile commands.
 include_guard(GLOBAL)
 
-# The dialect's headers: next to this file in the source tree, <prefix>/include once installed
-# (this file in <prefix>/lib/cmake/anygpu).
-if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/../include/anygpu/kernel.h")
+# The dialect's headers: next to this file in the source tree; once installed, where the
+# installed package's anygpuInstallDirs.cmake (next to this file) says (<prefix>/include), so that
+# an installed AnygpuKernels.cmake works through find_package(anygpu) or included by itself.
+include("${CMAKE_CURRENT_LIST_DIR}/anygpuInstallDirs.cmake" OPTIONAL)
+if(DEFINED _ANYGPU_INSTALLED_INCLUDE_DIR)
+  set(_anygpu_default_include "${_ANYGPU_INSTALLED_INCLUDE_DIR}")
+  set(_ANYGPU_INSTALLED_PACK "${_ANYGPU_INSTALLED_PACK}" CACHE INTERNAL "")
+elseif(EXISTS "${CMAKE_CURRENT_LIST_DIR}/../include/anygpu/kernel.h")
   set(_anygpu_default_include "${CMAKE_CURRENT_LIST_DIR}/../include")
 else()
   set(_anygpu_default_include "${CMAKE_CURRENT_LIST_DIR}/../../../include")
@@ -222,12 +227,16 @@ function(_anygpu_add_host out name sources)
   set(${out} "${CMAKE_BINARY_DIR}/kernels/${name}.host.so" PARENT_SCOPE)
 endfunction()
 
-# anygpu-pack: this build's target, an installed package's, or one on the PATH.
+# anygpu-pack: this build's target, an installed package's (the imported target of
+# find_package(anygpu), or the file next to it when this file was included by itself), or one on
+# the PATH.
 function(_anygpu_find_packer out)
   if(TARGET anygpu-pack)
     set(${out} anygpu-pack PARENT_SCOPE)
   elseif(TARGET anygpu::anygpu-pack)
     set(${out} anygpu::anygpu-pack PARENT_SCOPE)
+  elseif(_ANYGPU_INSTALLED_PACK AND EXISTS "${_ANYGPU_INSTALLED_PACK}")
+    set(${out} "${_ANYGPU_INSTALLED_PACK}" PARENT_SCOPE)
   else()
     find_program(ANYGPU_PACK NAMES anygpu-pack
       HINTS "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../../../bin" DOC "anygpu-pack (packs bundles)")
@@ -345,6 +354,11 @@ function(anygpu_add_kernels)
     "SOURCES;PTX_ARCHS;AMDGPU_TARGETS")
   if(NOT ARG_TARGET OR NOT ARG_NAME OR NOT ARG_SOURCES)
     message(FATAL_ERROR "anygpu_add_kernels: TARGET, NAME and SOURCES are required")
+  endif()
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(NOT ASM IN_LIST languages)
+    message(FATAL_ERROR "anygpu_add_kernels: the image is embedded with an assembly file; "
+      "enable ASM (project(<name> LANGUAGES C CXX ASM) or enable_language(ASM))")
   endif()
   if(NOT ARG_PTX_ARCHS)
     set(ARG_PTX_ARCHS ${ANYGPU_PTX_ARCHS})
