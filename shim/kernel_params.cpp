@@ -2,7 +2,6 @@
 
 #include <elf.h>
 
-#include <algorithm>
 #include <cctype>
 #include <cinttypes>
 #include <cstring>
@@ -10,6 +9,7 @@
 
 #include "elf_reader.h"
 #include "fatbin_reader.h"
+#include "ptx_tokens.h"
 #include "string_format.h"
 
 namespace anygpu {
@@ -51,50 +51,6 @@ bool power_of_two(uint64_t value) {
 
 // ---- PTX ----------------------------------------------------------------------------------------
 
-bool token_char(char c) {
-  return isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '%';
-}
-
-// PTX split into tokens (names, directives and numbers, string literals; other characters one by
-// one), without white space and comments.
-class Tokens {
- public:
-  explicit Tokens(std::string_view text) : text_(text) {}
-
-  // The next token, or an empty view at the end.
-  std::string_view next() {
-    skip_space_and_comments();
-    if (at_ >= text_.size()) return {};
-    const size_t start = at_++;
-    if (token_char(text_[start])) {
-      while (at_ < text_.size() && token_char(text_[at_])) ++at_;
-    } else if (text_[start] == '"') {  // .file names: no directive inside is one
-      for (; at_ < text_.size() && text_[at_] != '"'; ++at_)
-        if (text_[at_] == '\\') ++at_;
-      at_ = std::min(at_ + 1, text_.size());
-    }
-    return text_.substr(start, at_ - start);
-  }
-
- private:
-  void skip_space_and_comments() {
-    while (at_ < text_.size()) {
-      if (isspace(static_cast<unsigned char>(text_[at_]))) {
-        ++at_;
-      } else if (text_.compare(at_, 2, "//") == 0 || text_.compare(at_, 2, "/*") == 0) {
-        const std::string_view end = text_[at_ + 1] == '/' ? "\n" : "*/";
-        const size_t found = text_.find(end, at_ + 2);
-        at_ = found == std::string_view::npos ? text_.size() : found + end.size();
-      } else {
-        return;
-      }
-    }
-  }
-
-  std::string_view text_;
-  size_t at_ = 0;
-};
-
 // A decimal or 0x-hexadecimal PTX integer, at most `limit`.
 bool parse_number(std::string_view token, uint64_t limit, uint64_t* value) {
   int base = 10;
@@ -117,7 +73,7 @@ bool parse_number(std::string_view token, uint64_t limit, uint64_t* value) {
 }
 
 // `[N] = {b0, b1, ...}` after the record's name; bytes not listed are zero.
-bool read_ptx_record(Tokens& tokens, std::vector<unsigned char>* bytes, std::string* error) {
+bool read_ptx_record(PtxTokens& tokens, std::vector<unsigned char>* bytes, std::string* error) {
   uint64_t size = 0;
   if (!parse_number(tokens.next(), kMaxRecordBytes, &size) || tokens.next() != "]") {
     *error = "its array size is missing or above 1 MiB";
@@ -167,7 +123,7 @@ constexpr PtxType kPtxTypes[] = {
 };
 
 // One `.param ...` of an .entry, up to its `,` or `)` (in `*end`).
-bool read_ptx_param(Tokens& tokens, ag_param_info* info, std::string_view* end,
+bool read_ptx_param(PtxTokens& tokens, ag_param_info* info, std::string_view* end,
                     std::string* error) {
   const PtxType* type = nullptr;
   uint64_t alignment = 0, elements = 1;
@@ -219,14 +175,14 @@ bool read_ptx_param(Tokens& tokens, ag_param_info* info, std::string_view* end,
 // The `.param` list of `.entry <kernel>(`; false with an empty `error` when there is no such entry.
 bool read_ptx_entry(std::string_view text, const std::string& kernel,
                     std::vector<ag_param_info>* params, std::string* error) {
-  Tokens tokens(text);
+  PtxTokens tokens(text);
   for (std::string_view token = tokens.next(); !token.empty(); token = tokens.next()) {
     if (token != ".entry" || tokens.next() != kernel) continue;
     if (tokens.next() != "(") {
       *error = strprintf(".entry %s has no parameter list", kernel.c_str());
       return false;
     }
-    Tokens ahead = tokens;
+    PtxTokens ahead = tokens;
     if (ahead.next() == ")") return true;
     for (std::string_view end; end != ")";) {
       ag_param_info info;
@@ -245,17 +201,14 @@ bool read_ptx_entry(std::string_view text, const std::string& kernel,
 // `*from_record`: the layout came from the record, not from the .param list.
 bool read_ptx_params(ByteReader image, const std::string& kernel,
                      std::vector<ag_param_info>* params, std::string* error, bool* from_record) {
-  // The text ends at the first NUL, as drivers read it.
-  const auto* chars = reinterpret_cast<const char*>(image.data());
-  const void* nul = image.size() ? memchr(chars, 0, image.size()) : nullptr;
-  const std::string_view text(chars, nul ? static_cast<const char*>(nul) - chars : image.size());
+  const std::string_view text = ptx_text(image);
   const std::string symbol = kParamRecordPrefix + kernel;
   *from_record = true;
-  Tokens tokens(text);
+  PtxTokens tokens(text);
   std::string_view previous;
   for (std::string_view token = tokens.next(); !token.empty(); token = tokens.next()) {
     if (token == symbol) {
-      Tokens ahead = tokens;
+      PtxTokens ahead = tokens;
       if (ahead.next() != "[") continue;  // a use, not the definition
       tokens = ahead;
       std::vector<unsigned char> bytes;

@@ -54,6 +54,35 @@ void expect_module_unloaded(ag_module module) {
   EXPECT_EQ(AG_ERROR_INVALID_HANDLE, agModuleGetFunction(module, "saxpy", &f))
       << "module still loaded";
 }
+// Move construction leaves `a` empty: its reset and its destruction release nothing. Returns the
+// owner the handle moved to.
+template <typename Owner>
+Owner expect_move_empties(Owner& a) {
+  const auto handle = a.get();
+  Owner b(std::move(a));
+  EXPECT_EQ(nullptr, a.get());  // NOLINT(bugprone-use-after-move): moved-from is empty
+  EXPECT_FALSE(a);
+  EXPECT_EQ(AG_SUCCESS, a.reset());  // releases nothing
+  {
+    Owner gone(std::move(a));
+  }  // destroying an empty owner frees nothing
+  EXPECT_EQ(handle, b.get());
+  return b;
+}
+
+// Move assignment releases what `target` held (`expect_released` is given its old handle);
+// self-move assignment keeps the handle.
+template <typename Owner, typename ExpectReleased>
+void expect_move_assignment(Owner& target, Owner&& source, ExpectReleased expect_released) {
+  const auto old = target.get();
+  const auto handle = source.get();
+  target = std::move(source);
+  expect_released(old);
+  Owner& alias = target;
+  target = std::move(alias);
+  EXPECT_EQ(handle, target.get());
+}
+
 void expect_all_released(const Raw& raw) {
   expect_memory_freed(raw.device, raw.memory);
   expect_pinned_freed(raw.device, raw.pinned);
@@ -161,32 +190,18 @@ TEST(CppOwnersTest, DeviceMemoryMoves) {
   anygpu::device_memory<int> a(dev, values);
   int* const pointer = a.get();
 
-  anygpu::device_memory<int> b(std::move(a));
-  EXPECT_EQ(nullptr, a.get());  // NOLINT(bugprone-use-after-move): moved-from is empty
-  EXPECT_FALSE(a);
+  anygpu::device_memory<int> b = expect_move_empties(a);
   EXPECT_TRUE(a.empty());
   EXPECT_EQ(0u, a.size());
   EXPECT_EQ(pointer, b.get());
   EXPECT_EQ(3u, b.size());
-  EXPECT_EQ(AG_SUCCESS, a.reset());  // releases nothing
-  {
-    anygpu::device_memory<int> gone(std::move(a));
-  }  // destroying an empty owner frees nothing
   EXPECT_EQ(values, b.download());
 
-  // Move assignment frees what the target held.
+  // Move assignment frees what the target held; self-move assignment keeps it.
   anygpu::device_memory<int> c(dev, 5);
-  int* const old = c.get();
-  c = std::move(b);
-  expect_memory_freed(dev.handle(), old);
-  EXPECT_FALSE(b);
-  EXPECT_EQ(pointer, c.get());
-  EXPECT_EQ(values, c.download());
-
-  // Self-move assignment keeps it.
-  anygpu::device_memory<int>& alias = c;
-  c = std::move(alias);
-  EXPECT_EQ(pointer, c.get());
+  expect_move_assignment(c, std::move(b),
+                         [&](int* old) { expect_memory_freed(dev.handle(), old); });
+  EXPECT_FALSE(b);  // NOLINT(bugprone-use-after-move)
   EXPECT_EQ(values, c.download());
 
   // Moving into a default-constructed owner, then reset.
@@ -215,19 +230,14 @@ TEST(CppOwnersTest, PinnedMemoryMoves) {
   anygpu::pinned_memory<int> a(dev, 4);
   for (int i = 0; i < 4; ++i) a[i] = i;
   int* const pointer = a.get();
-  anygpu::pinned_memory<int> b(std::move(a));
-  EXPECT_FALSE(a);  // NOLINT(bugprone-use-after-move)
+  anygpu::pinned_memory<int> b = expect_move_empties(a);
   EXPECT_EQ(nullptr, a.data());
   EXPECT_EQ(a.begin(), a.end());
   EXPECT_EQ(pointer, b.data());
   EXPECT_EQ(3, b[3]);
   anygpu::pinned_memory<int> c(dev, 2);
-  int* const old = c.get();
-  c = std::move(b);
-  expect_pinned_freed(dev.handle(), old);
-  anygpu::pinned_memory<int>& alias = c;
-  c = std::move(alias);
-  EXPECT_EQ(pointer, c.get());
+  expect_move_assignment(c, std::move(b),
+                         [&](int* old) { expect_pinned_freed(dev.handle(), old); });
   EXPECT_EQ(2, c[2]);
   int* const released = c.release();
   EXPECT_FALSE(c);
@@ -237,25 +247,12 @@ TEST(CppOwnersTest, PinnedMemoryMoves) {
 TEST(CppOwnersTest, StreamMoves) {
   const anygpu::device dev = cpu();
   anygpu::stream a(dev);
-  const ag_stream handle = a.get();
-  anygpu::stream b(std::move(a));
-  EXPECT_EQ(nullptr, a.get());  // NOLINT(bugprone-use-after-move)
-  EXPECT_FALSE(a);
-  EXPECT_EQ(AG_SUCCESS, a.reset());
-  EXPECT_EQ(handle, b.get());
+  anygpu::stream b = expect_move_empties(a);
   EXPECT_EQ(dev, b.device());
-  {
-    anygpu::stream gone(std::move(a));
-  }
   EXPECT_TRUE(b.query());  // still alive
 
   anygpu::stream c(dev);
-  const ag_stream old = c.get();
-  c = std::move(b);
-  expect_stream_destroyed(old);
-  anygpu::stream& alias = c;
-  c = std::move(alias);
-  EXPECT_EQ(handle, c.get());
+  expect_move_assignment(c, std::move(b), expect_stream_destroyed);
   c.synchronize();
 
   // Work queued on the moved-to stream runs.
@@ -273,25 +270,13 @@ TEST(CppOwnersTest, EventMoves) {
   const anygpu::device dev = cpu();
   anygpu::stream s(dev);
   anygpu::event a(dev);
-  const ag_event handle = a.get();
-  anygpu::event b(std::move(a));
-  EXPECT_FALSE(a);  // NOLINT(bugprone-use-after-move)
-  EXPECT_EQ(AG_SUCCESS, a.reset());
-  {
-    anygpu::event gone(std::move(a));
-  }
-  EXPECT_EQ(handle, b.get());
+  anygpu::event b = expect_move_empties(a);
   b.record(s);
   b.synchronize();
   EXPECT_TRUE(b.query());
 
   anygpu::event c(dev);
-  const ag_event old = c.get();
-  c = std::move(b);
-  expect_event_destroyed(old);
-  anygpu::event& alias = c;
-  c = std::move(alias);
-  EXPECT_EQ(handle, c.get());
+  expect_move_assignment(c, std::move(b), expect_event_destroyed);
   anygpu::event later(dev);
   later.record(s);
   later.synchronize();
@@ -306,13 +291,7 @@ TEST(CppOwnersTest, ModuleMoves) {
   const anygpu::device dev = cpu();
   anygpu::module a = test_kernels(dev);
   const ag_module handle = a.get();
-  anygpu::module b(std::move(a));
-  EXPECT_FALSE(a);  // NOLINT(bugprone-use-after-move)
-  EXPECT_EQ(AG_SUCCESS, a.reset());
-  {
-    anygpu::module gone(std::move(a));
-  }
-  EXPECT_EQ(handle, b.get());
+  anygpu::module b = expect_move_empties(a);
   // Its functions still run: the module was not unloaded by the moved-from owner.
   const anygpu::function saxpy = b.function("saxpy");
   anygpu::device_memory<float> x(dev, std::vector<float>{1, 2}), y(dev, std::vector<float>{0, 0});
@@ -320,12 +299,7 @@ TEST(CppOwnersTest, ModuleMoves) {
   EXPECT_EQ((std::vector<float>{3, 6}), y.download());
 
   anygpu::module c = test_kernels(dev);
-  const ag_module old = c.get();
-  c = std::move(b);
-  expect_module_unloaded(old);
-  anygpu::module& alias = c;
-  c = std::move(alias);
-  EXPECT_EQ(handle, c.get());
+  expect_move_assignment(c, std::move(b), expect_module_unloaded);
   anygpu::launch(saxpy, 1, 2, 2, 1.0f, x, y);
   EXPECT_EQ((std::vector<float>{4, 8}), y.download());
 

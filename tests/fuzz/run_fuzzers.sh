@@ -31,8 +31,8 @@ fi
 rm -f "$probe"*
 
 readers=(shim/string_format.cpp shim/offload_bundle.cpp shim/elf_reader.cpp shim/amdgpu_target.cpp
-  shim/cuda_arch.cpp shim/fatbin_reader.cpp shim/ptx_reader.cpp shim/spirv_reader.cpp
-  shim/spirv_layout.cpp shim/kernel_params.cpp)
+  shim/cuda_arch.cpp shim/fatbin_reader.cpp shim/ptx_reader.cpp shim/ptx_tokens.cpp
+  shim/spirv_reader.cpp shim/spirv_layout.cpp shim/kernel_params.cpp)
 code_objects=(shim/code_object.cpp shim/code_object_entries.cpp shim/code_object_fit.cpp
   shim/code_object_kernels.cpp shim/code_object_selection.cpp shim/code_object_target.cpp
   shim/error.cpp)

@@ -82,27 +82,14 @@ ANYGPU_CUDA_TEST_API CUresult cuModuleLoadDataEx(CUmodule* module, const void* i
   auto loaded = std::make_unique<Module>();
   loaded->context = context;
   loaded->kernels = std::move(check.kernels);
-  *module = handle_of<CUmodule>(loaded.get());
-  std::lock_guard<std::mutex> lock(objects().mutex);
-  objects().modules[loaded.get()] = std::move(loaded);
+  add_object(&Objects::modules, std::move(loaded), module);
   return CUDA_SUCCESS;
 }
 
 ANYGPU_CUDA_TEST_API CUresult cuModuleUnload(CUmodule module) {
   DRIVER_ENTRY(cuModuleUnload);
-  Context* context = nullptr;
-  if (CUresult r = require_context(&context)) return r;
-  std::unique_ptr<Module> taken;
-  {
-    Objects& o = objects();
-    std::lock_guard<std::mutex> lock(o.mutex);
-    const auto found = o.modules.find(module);
-    if (found == o.modules.end()) return CUDA_ERROR_INVALID_HANDLE;
-    for (const auto& [name, function] : found->second->functions) o.functions.erase(function.get());
-    taken = std::move(found->second);
-    o.modules.erase(found);
-  }
-  return CUDA_SUCCESS;
+  return destroy_object(&Objects::modules, module,
+                        [](Objects& o, const Module& found) { o.forget_functions(found); });
 }
 
 // CUDA_ERROR_NOT_FOUND unless the image holds the kernel and the host build has it too. The same

@@ -3,6 +3,30 @@
 #include "driver_cpu.h"
 
 namespace anygpu::cuda_test_driver {
+namespace {
+
+Context* context_of(const Allocation& allocation) {
+  return allocation.context;
+}
+template <typename Owner>
+Context* context_of(const Owner& object) {
+  return object->context;
+}
+
+// Erases each entry of `table` made in `context`, after `take(entry)`.
+template <typename Map, typename Take>
+void take_all(Map& table, Context* context, Take take) {
+  for (auto it = table.begin(); it != table.end();) {
+    if (context_of(it->second) != context) {
+      ++it;
+      continue;
+    }
+    take(*it);
+    it = table.erase(it);
+  }
+}
+
+}  // namespace
 
 Stream::~Stream() {
   cpu().stream_destroy(native);
@@ -55,6 +79,22 @@ std::vector<std::shared_ptr<Stream>> Objects::streams_of(Context* context,
   return found;
 }
 
+void Objects::forget_functions(const Module& module) {
+  for (const auto& [name, function] : module.functions) functions.erase(function.get());
+}
+
+CUresult find_stream(CUstream handle, Context* context, std::shared_ptr<Stream>* stream) {
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  *stream = objects().stream(handle);
+  return *stream && (*stream)->context == context ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult find_event(CUevent handle, std::shared_ptr<Event>* event) {
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  *event = objects().event(handle);
+  return *event ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
 void synchronize_blocking_streams(Context* context) {
   std::vector<std::shared_ptr<Stream>> streams;
   {
@@ -70,10 +110,7 @@ CUresult stream_for_work(Context* context, CUstream stream, std::shared_ptr<Stre
     synchronize_blocking_streams(context);
     return CUDA_SUCCESS;
   }
-  std::lock_guard<std::mutex> lock(objects().mutex);
-  *found = objects().stream(stream);
-  if (!*found || (*found)->context != context) return CUDA_ERROR_INVALID_HANDLE;
-  return CUDA_SUCCESS;
+  return find_stream(stream, context, found);
 }
 
 void synchronize_context(Context* context) {
@@ -110,44 +147,20 @@ void destroy_objects(Context* context) {
   {
     Objects& o = objects();
     std::lock_guard<std::mutex> lock(o.mutex);
-    for (auto it = o.streams.begin(); it != o.streams.end();) {
-      if (it->second->context != context) {
-        ++it;
-        continue;
-      }
-      streams.push_back(std::move(it->second));
-      it = o.streams.erase(it);
-    }
+    take_all(o.streams, context, [&](auto& entry) { streams.push_back(std::move(entry.second)); });
     if (auto found = o.default_streams.find(context); found != o.default_streams.end()) {
       streams.push_back(std::move(found->second));
       o.default_streams.erase(found);
     }
-    for (auto it = o.events.begin(); it != o.events.end();) {
-      if (it->second->context != context) {
-        ++it;
-        continue;
-      }
-      events.push_back(std::move(it->second));
-      it = o.events.erase(it);
-    }
-    for (auto it = o.modules.begin(); it != o.modules.end();) {
-      if (it->second->context != context) {
-        ++it;
-        continue;
-      }
-      for (const auto& [name, function] : it->second->functions) o.functions.erase(function.get());
-      modules.push_back(std::move(it->second));
-      it = o.modules.erase(it);
-    }
-    for (auto it = o.allocations.begin(); it != o.allocations.end();) {
-      if (it->second.context != context) {
-        ++it;
-        continue;
-      }
-      if (!it->second.host) o.device_bytes -= it->second.bytes;
-      allocations.emplace_back(reinterpret_cast<void*>(it->first), it->second);
-      it = o.allocations.erase(it);
-    }
+    take_all(o.events, context, [&](auto& entry) { events.push_back(std::move(entry.second)); });
+    take_all(o.modules, context, [&](auto& entry) {
+      o.forget_functions(*entry.second);
+      modules.push_back(std::move(entry.second));
+    });
+    take_all(o.allocations, context, [&](auto& entry) {
+      if (!entry.second.host) o.device_bytes -= entry.second.bytes;
+      allocations.emplace_back(reinterpret_cast<void*>(entry.first), entry.second);
+    });
   }
   streams.clear();
   events.clear();

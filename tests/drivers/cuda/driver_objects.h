@@ -53,14 +53,18 @@ struct Module {
   std::map<std::string, std::unique_ptr<Function>> functions;  // made on first request
 };
 
+// Objects by handle (their address).
+template <typename Owner>
+using Table = std::unordered_map<const void*, Owner>;
+
 struct Objects {
   std::mutex mutex;
   std::map<uintptr_t, Allocation> allocations;  // ordered: a pointer's allocation is found by range
   size_t device_bytes = 0;                      // of device allocations
-  std::unordered_map<const void*, std::shared_ptr<Stream>> streams;
-  std::unordered_map<const void*, std::shared_ptr<Event>> events;
-  std::unordered_map<const void*, std::unique_ptr<Module>> modules;
-  std::unordered_map<const void*, Function*> functions;  // owned by their module
+  Table<std::shared_ptr<Stream>> streams;
+  Table<std::shared_ptr<Event>> events;
+  Table<std::unique_ptr<Module>> modules;
+  Table<Function*> functions;  // owned by their module
   // Per context, a stream of the driver's own on which the default stream's event records run.
   std::unordered_map<Context*, std::shared_ptr<Stream>> default_streams;
 
@@ -73,6 +77,8 @@ struct Objects {
   // memory, both of which the device reaches).
   bool accessible(const void* pointer, size_t bytes) const;
   std::vector<std::shared_ptr<Stream>> streams_of(Context* context, bool blocking_only) const;
+  // With `mutex` held, as `module` leaves `modules`: its functions' handles stop being valid.
+  void forget_functions(const Module& module);
 };
 Objects& objects();
 
@@ -80,6 +86,43 @@ template <typename Handle, typename T>
 Handle handle_of(T* object) {
   return reinterpret_cast<Handle>(object);
 }
+
+// Adds a new object to its table (`&Objects::streams`, ...) under the lock; `*handle` names it.
+template <typename Handle, typename Owner>
+void add_object(Table<Owner> Objects::* table, Owner object, Handle* handle) {
+  *handle = handle_of<Handle>(object.get());
+  Objects& o = objects();
+  std::lock_guard<std::mutex> lock(o.mutex);
+  (o.*table)[object.get()] = std::move(object);
+}
+
+// The destroy calls (any context's object, with a current context): the object `handle` names
+// leaves its table under the lock, `unlink(o, object)` first, and is destroyed after the lock is
+// released (a stream's destructor waits for its pending work). CUDA_ERROR_INVALID_HANDLE for a
+// handle not in the table.
+template <typename Owner, typename Unlink>
+CUresult destroy_object(Table<Owner> Objects::* table, const void* handle, Unlink unlink) {
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  Owner taken;  // declared before the lock, so destroyed after it
+  Objects& o = objects();
+  std::lock_guard<std::mutex> lock(o.mutex);
+  const auto found = (o.*table).find(handle);
+  if (found == (o.*table).end()) return CUDA_ERROR_INVALID_HANDLE;
+  unlink(o, *found->second);
+  taken = std::move(found->second);
+  (o.*table).erase(found);
+  return CUDA_SUCCESS;
+}
+template <typename Owner>
+CUresult destroy_object(Table<Owner> Objects::* table, const void* handle) {
+  return destroy_object(table, handle, [](Objects&, const auto&) {});
+}
+
+// Looked up under the lock, kept by reference: a stream of `context`, or an event of any context
+// (as a stream may wait on another context's event). Else CUDA_ERROR_INVALID_HANDLE.
+CUresult find_stream(CUstream handle, Context* context, std::shared_ptr<Stream>* stream);
+CUresult find_event(CUevent handle, std::shared_ptr<Event>* event);
 
 // Work on the legacy default stream waits for every blocking stream of its context first.
 void synchronize_blocking_streams(Context* context);

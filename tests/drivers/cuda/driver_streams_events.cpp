@@ -12,18 +12,23 @@ constexpr unsigned kStreamFlags = CU_STREAM_NON_BLOCKING;
 constexpr unsigned kEventFlags =
     CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
 
-// A stream of the current context, looked up under the lock.
-CUresult find_stream(CUstream handle, Context* context, std::shared_ptr<Stream>* stream) {
-  std::lock_guard<std::mutex> lock(objects().mutex);
-  *stream = objects().stream(handle);
-  return *stream && (*stream)->context == context ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+// A stream or event: the CPU backend's, made by `create` with `flags`, added to `table`.
+template <typename T, typename Handle>
+CUresult create_object(Table<std::shared_ptr<T>> Objects::* table, Context* context, unsigned flags,
+                       ag_result (DeviceBackend::*create)(unsigned, void**), Handle* handle) {
+  void* native = nullptr;
+  if (CUresult r = from_cpu((cpu().*create)(flags, &native))) return r;
+  add_object(table, std::shared_ptr<T>(new T{context, native, flags}), handle);
+  return CUDA_SUCCESS;
 }
 
-// An event of any context (as a stream may wait on another context's event).
-CUresult find_event(CUevent handle, std::shared_ptr<Event>* event) {
-  std::lock_guard<std::mutex> lock(objects().mutex);
-  *event = objects().event(handle);
-  return *event ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+// With a current context: `op` on the CPU event of `handle` (an event of any context).
+CUresult on_event(CUevent handle, ag_result (DeviceBackend::*op)(void*)) {
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  std::shared_ptr<Event> found;
+  if (CUresult r = find_event(handle, &found)) return r;
+  return from_cpu((cpu().*op)(found->native));
 }
 
 }  // namespace
@@ -41,30 +46,13 @@ ANYGPU_CUDA_TEST_API CUresult cuStreamCreate(CUstream* stream, unsigned flags) {
   Context* context = nullptr;
   if (CUresult r = require_context(&context)) return r;
   if (!stream || (flags & ~kStreamFlags)) return CUDA_ERROR_INVALID_VALUE;
-  void* native = nullptr;
-  if (CUresult r = from_cpu(cpu().stream_create(flags, &native))) return r;
-  std::shared_ptr<Stream> created(new Stream{context, native, flags});
-  std::lock_guard<std::mutex> lock(objects().mutex);
-  objects().streams[created.get()] = created;
-  *stream = handle_of<CUstream>(created.get());
-  return CUDA_SUCCESS;
+  return create_object(&Objects::streams, context, flags, &DeviceBackend::stream_create, stream);
 }
 
 // Pending work finishes first (the CPU stream's destructor waits for it).
 ANYGPU_CUDA_TEST_API CUresult cuStreamDestroy_v2(CUstream stream) {
   DRIVER_ENTRY(cuStreamDestroy_v2);
-  Context* context = nullptr;
-  if (CUresult r = require_context(&context)) return r;
-  std::shared_ptr<Stream> taken;
-  {
-    Objects& o = objects();
-    std::lock_guard<std::mutex> lock(o.mutex);
-    const auto found = o.streams.find(stream);
-    if (found == o.streams.end()) return CUDA_ERROR_INVALID_HANDLE;
-    taken = std::move(found->second);
-    o.streams.erase(found);
-  }
-  return CUDA_SUCCESS;  // `taken` is destroyed here, outside the lock
+  return destroy_object(&Objects::streams, stream);
 }
 
 ANYGPU_CUDA_TEST_API CUresult cuStreamSynchronize(CUstream stream) {
@@ -111,33 +99,13 @@ ANYGPU_CUDA_TEST_API CUresult cuEventCreate(CUevent* event, unsigned flags) {
   if (!event || (flags & ~kEventFlags)) return CUDA_ERROR_INVALID_VALUE;
   if ((flags & CU_EVENT_INTERPROCESS) && !(flags & CU_EVENT_DISABLE_TIMING))
     return CUDA_ERROR_INVALID_VALUE;
-  void* native = nullptr;
-  if (CUresult r = from_cpu(cpu().event_create(flags, &native))) return r;
-  auto created = std::make_shared<Event>();
-  created->context = context;
-  created->native = native;
-  created->flags = flags;
-  std::lock_guard<std::mutex> lock(objects().mutex);
-  objects().events[created.get()] = created;
-  *event = handle_of<CUevent>(created.get());
-  return CUDA_SUCCESS;
+  return create_object(&Objects::events, context, flags, &DeviceBackend::event_create, event);
 }
 
 // A record still queued keeps the CPU event alive (it is reference-counted).
 ANYGPU_CUDA_TEST_API CUresult cuEventDestroy_v2(CUevent event) {
   DRIVER_ENTRY(cuEventDestroy_v2);
-  Context* context = nullptr;
-  if (CUresult r = require_context(&context)) return r;
-  std::shared_ptr<Event> taken;
-  {
-    Objects& o = objects();
-    std::lock_guard<std::mutex> lock(o.mutex);
-    const auto found = o.events.find(event);
-    if (found == o.events.end()) return CUDA_ERROR_INVALID_HANDLE;
-    taken = std::move(found->second);
-    o.events.erase(found);
-  }
-  return CUDA_SUCCESS;
+  return destroy_object(&Objects::events, event);
 }
 
 ANYGPU_CUDA_TEST_API CUresult cuEventRecord(CUevent event, CUstream stream) {
@@ -161,20 +129,12 @@ ANYGPU_CUDA_TEST_API CUresult cuEventRecord(CUevent event, CUstream stream) {
 
 ANYGPU_CUDA_TEST_API CUresult cuEventSynchronize(CUevent event) {
   DRIVER_ENTRY(cuEventSynchronize);
-  Context* context = nullptr;
-  if (CUresult r = require_context(&context)) return r;
-  std::shared_ptr<Event> found;
-  if (CUresult r = find_event(event, &found)) return r;
-  return from_cpu(cpu().event_synchronize(found->native));
+  return on_event(event, &DeviceBackend::event_synchronize);
 }
 
 ANYGPU_CUDA_TEST_API CUresult cuEventQuery(CUevent event) {
   DRIVER_ENTRY(cuEventQuery);
-  Context* context = nullptr;
-  if (CUresult r = require_context(&context)) return r;
-  std::shared_ptr<Event> found;
-  if (CUresult r = find_event(event, &found)) return r;
-  return from_cpu(cpu().event_query(found->native));
+  return on_event(event, &DeviceBackend::event_query);
 }
 
 // Both events recorded and timing: else CUDA_ERROR_INVALID_HANDLE (the CUDA documentation's
