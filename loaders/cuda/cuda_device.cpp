@@ -223,10 +223,12 @@ ag_result CudaDevice::event_create(unsigned, void** event) {
 
 ag_result CudaDevice::event_destroy(void* event) {
   return in_context([&] {
+    // anygpu's handle is gone either way, so its wrapper goes too; a refused destroy leaves only
+    // the driver's object with the driver.
     CudaEvent* e = as_event(event);
-    if (CUresult r = cu_.cuEventDestroy_v2(e->event)) return cuda_fail(r, "cuEventDestroy_v2");
+    const CUresult r = cu_.cuEventDestroy_v2(e->event);
     delete e;
-    return AG_SUCCESS;
+    return cuda_fail(r, "cuEventDestroy_v2");
   });
 }
 
@@ -277,10 +279,10 @@ ag_result CudaDevice::module_load(const CodeObject& code, void** module) {
 
 ag_result CudaDevice::module_unload(void* module) {
   return in_context([&] {
-    auto* m = static_cast<CudaModule*>(module);
-    if (CUresult r = cu_.cuModuleUnload(m->module)) return cuda_fail(r, "cuModuleUnload");
+    auto* m = static_cast<CudaModule*>(module);  // freed whatever the driver says, as events are
+    const CUresult r = cu_.cuModuleUnload(m->module);
     delete m;
-    return AG_SUCCESS;
+    return cuda_fail(r, "cuModuleUnload");
   });
 }
 

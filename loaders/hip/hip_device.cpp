@@ -1,0 +1,327 @@
+#include "hip_device.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../../shim/error.h"
+#include "hip_module.h"
+
+namespace anygpu::hip {
+namespace {
+
+hipStream_t as_stream(void* stream) {
+  return static_cast<hipStream_t>(stream);
+}
+
+// An event and whether it was ever recorded: anygpu answers elapsed-time queries on an
+// unrecorded event with AG_ERROR_INVALID_VALUE, whatever the runtime would say.
+struct HipEvent {
+  hipEvent_t event = nullptr;
+  std::atomic<bool> recorded{false};
+};
+HipEvent* as_event(void* event) {
+  return static_cast<HipEvent*>(event);
+}
+
+bool printable(const char* text, size_t length) {
+  for (size_t i = 0; i < length; ++i)
+    if (text[i] < 0x21 || text[i] > 0x7e) return false;
+  return true;
+}
+
+}  // namespace
+
+ag_result HipDevice::query_properties() {
+  ag_device_properties& p = properties_;
+  if (hipError_t r = hip_.hipDeviceGetName(p.name, sizeof p.name, device_))
+    return hip_fail(r, "hipDeviceGetName");
+  p.name[sizeof p.name - 1] = 0;
+  size_t total = 0;
+  if (hipError_t r = hip_.hipDeviceTotalMem(&total, device_))
+    return hip_fail(r, "hipDeviceTotalMem");
+  p.total_memory = total;
+  struct Attribute {
+    hipDeviceAttribute_t attribute;
+    int* value;
+  };
+  int shared = 0;
+  const Attribute attributes[] = {
+      {hipDeviceAttributeMultiprocessorCount, &p.compute_units},
+      {hipDeviceAttributeMaxThreadsPerBlock, &p.max_threads_per_block},
+      {hipDeviceAttributeMaxBlockDimX, &p.max_block_dim[0]},
+      {hipDeviceAttributeMaxBlockDimY, &p.max_block_dim[1]},
+      {hipDeviceAttributeMaxBlockDimZ, &p.max_block_dim[2]},
+      {hipDeviceAttributeMaxGridDimX, &p.max_grid_dim[0]},
+      {hipDeviceAttributeMaxGridDimY, &p.max_grid_dim[1]},
+      {hipDeviceAttributeMaxGridDimZ, &p.max_grid_dim[2]},
+      {hipDeviceAttributeMaxSharedMemoryPerBlock, &shared},
+      {hipDeviceAttributeWarpSize, &p.warp_size},
+  };
+  for (const Attribute& a : attributes)
+    if (hipError_t r = hip_.hipDeviceGetAttribute(a.value, a.attribute, device_))
+      return hip_fail(r, "hipDeviceGetAttribute");
+  p.shared_memory_per_block = static_cast<uint64_t>(shared);
+  if (ag_result r = query_target_id()) return r;
+  if (p.name[0] == 0) snprintf(p.name, sizeof p.name, "AMD %s", p.architecture);
+  snprintf(p.vendor, sizeof p.vendor, "AMD");
+  p.backend = AG_BACKEND_HIP;
+  return AG_SUCCESS;
+}
+
+// hipDeviceProp_t's layout changed in HIP 6 (see hip_api.h): the R0600 form is read where the
+// runtime exports it, else the R0000 one, each at its own gcnArchName offset, from a zeroed buffer
+// far larger than either struct. The name must be NUL-terminated inside its 256 bytes, printable
+// and a gfx target, or the layout was not the one expected.
+ag_result HipDevice::query_target_id() {
+  std::vector<char> buffer(kPropertiesBufferBytes, 0);
+  const bool r0600 = hip_.hipGetDevicePropertiesR0600 != nullptr;
+  const char* call = r0600 ? "hipGetDevicePropertiesR0600" : "hipGetDeviceProperties";
+  const hipError_t r = r0600 ? hip_.hipGetDevicePropertiesR0600(buffer.data(), device_)
+                             : hip_.hipGetDeviceProperties(buffer.data(), device_);
+  if (r != hipSuccess) return hip_fail(r, call);
+  const size_t offset = r0600 ? kR0600GcnArchNameOffset : kR0000GcnArchNameOffset;
+  static_assert(kR0600GcnArchNameOffset + kGcnArchNameBytes <= kPropertiesBufferBytes);
+  const char* name = buffer.data() + offset;
+  const size_t length = strnlen(name, kGcnArchNameBytes);
+  ag_device_properties& p = properties_;
+  if (length == 0 || length == kGcnArchNameBytes || length >= sizeof p.architecture ||
+      !printable(name, length) || strncmp(name, "gfx", 3) != 0)
+    return fail(AG_ERROR_BACKEND_FAILURE,
+                "%s gave no readable gcnArchName (expected a target id such as "
+                "gfx90a:sramecc+:xnack- at byte %zu, NUL-terminated, under %zu characters)",
+                call, offset, sizeof p.architecture);
+  memcpy(p.architecture, name, length);
+  p.architecture[length] = 0;
+  return AG_SUCCESS;
+}
+
+void HipDevice::get_properties(ag_device_properties& properties) {
+  const size_t struct_size = properties.struct_size;
+  const int ordinal = properties.ordinal;
+  properties = properties_;
+  properties.struct_size = struct_size;
+  properties.ordinal = ordinal;
+}
+
+ag_result HipDevice::finish_null_stream() {
+  return hip_fail(hip_.hipStreamSynchronize(nullptr), "hipStreamSynchronize");
+}
+
+ag_result HipDevice::synchronize() {
+  return on_device([&] { return hip_fail(hip_.hipDeviceSynchronize(), "hipDeviceSynchronize"); });
+}
+
+// ---- memory ------------------------------------------------------------------------------------
+
+ag_result HipDevice::mem_alloc(size_t bytes, void** pointer) {
+  return on_device([&] {
+    void* allocated = nullptr;
+    if (hipError_t r = hip_.hipMalloc(&allocated, bytes)) return hip_fail(r, "hipMalloc");
+    *pointer = allocated;
+    return AG_SUCCESS;
+  });
+}
+
+ag_result HipDevice::mem_free(void* pointer) {
+  return on_device([&] { return hip_fail(hip_.hipFree(pointer), "hipFree"); });
+}
+
+ag_result HipDevice::host_alloc(size_t bytes, void** pointer) {
+  return on_device([&] {
+    return hip_fail(hip_.hipHostMalloc(pointer, bytes, hipHostMallocDefault), "hipHostMalloc");
+  });
+}
+
+ag_result HipDevice::host_free(void* pointer) {
+  return on_device([&] { return hip_fail(hip_.hipHostFree(pointer), "hipHostFree"); });
+}
+
+ag_result HipDevice::mem_info(size_t* free_bytes, size_t* total_bytes) {
+  return on_device(
+      [&] { return hip_fail(hip_.hipMemGetInfo(free_bytes, total_bytes), "hipMemGetInfo"); });
+}
+
+// The synchronous forms run on the null stream, which anygpu's non-blocking streams do not wait
+// for; as with CUDA, a device-side copy or memset (and a host-to-device copy from pageable memory,
+// staged) may return before it is done, so they wait for the null stream. A device-to-host copy
+// has landed when it returns.
+ag_result HipDevice::copy(CopyKind kind, void* dst, const void* src, size_t bytes, void* stream) {
+  return on_device([&] {
+    hipError_t r = hipSuccess;
+    const char* call = "";
+    switch (kind) {
+      case CopyKind::host_to_device:
+        call = stream ? "hipMemcpyHtoDAsync" : "hipMemcpyHtoD";
+        r = stream ? hip_.hipMemcpyHtoDAsync(dst, src, bytes, as_stream(stream))
+                   : hip_.hipMemcpyHtoD(dst, src, bytes);
+        break;
+      case CopyKind::device_to_host:
+        call = stream ? "hipMemcpyDtoHAsync" : "hipMemcpyDtoH";
+        r = stream ? hip_.hipMemcpyDtoHAsync(dst, const_cast<void*>(src), bytes, as_stream(stream))
+                   : hip_.hipMemcpyDtoH(dst, const_cast<void*>(src), bytes);
+        break;
+      case CopyKind::device_to_device:
+        call = stream ? "hipMemcpyDtoDAsync" : "hipMemcpyDtoD";
+        r = stream ? hip_.hipMemcpyDtoDAsync(dst, const_cast<void*>(src), bytes, as_stream(stream))
+                   : hip_.hipMemcpyDtoD(dst, const_cast<void*>(src), bytes);
+        break;
+    }
+    if (r != hipSuccess) return hip_fail(r, call);
+    return stream || kind == CopyKind::device_to_host ? AG_SUCCESS : finish_null_stream();
+  });
+}
+
+ag_result HipDevice::memset8(void* dst, unsigned char value, size_t bytes, void* stream) {
+  return on_device([&] {
+    if (stream)
+      return hip_fail(hip_.hipMemsetD8Async(dst, value, bytes, as_stream(stream)),
+                      "hipMemsetD8Async");
+    if (hipError_t r = hip_.hipMemsetD8(dst, value, bytes)) return hip_fail(r, "hipMemsetD8");
+    return finish_null_stream();
+  });
+}
+
+// ---- streams and events ------------------------------------------------------------------------
+
+ag_result HipDevice::stream_create(unsigned, void** stream) {
+  return on_device([&] {
+    hipStream_t created = nullptr;
+    if (hipError_t r = hip_.hipStreamCreateWithFlags(&created, hipStreamNonBlocking))
+      return hip_fail(r, "hipStreamCreateWithFlags");
+    *stream = created;
+    return AG_SUCCESS;
+  });
+}
+
+ag_result HipDevice::stream_destroy(void* stream) {
+  return on_device([&] {
+    if (hipError_t r = hip_.hipStreamSynchronize(as_stream(stream)))
+      return hip_fail(r, "hipStreamSynchronize");
+    return hip_fail(hip_.hipStreamDestroy(as_stream(stream)), "hipStreamDestroy");
+  });
+}
+
+ag_result HipDevice::stream_synchronize(void* stream) {
+  return on_device([&] {
+    return hip_fail(hip_.hipStreamSynchronize(as_stream(stream)), "hipStreamSynchronize");
+  });
+}
+
+ag_result HipDevice::stream_query(void* stream) {
+  return on_device([&] {
+    const hipError_t r = hip_.hipStreamQuery(as_stream(stream));
+    return r == hipErrorNotReady ? AG_ERROR_NOT_READY : hip_fail(r, "hipStreamQuery");
+  });
+}
+
+ag_result HipDevice::stream_wait_event(void* stream, void* event) {
+  return on_device([&] {
+    return hip_fail(hip_.hipStreamWaitEvent(as_stream(stream), as_event(event)->event, 0),
+                    "hipStreamWaitEvent");
+  });
+}
+
+ag_result HipDevice::event_create(unsigned, void** event) {
+  return on_device([&] {
+    auto* created = new HipEvent;
+    if (hipError_t r = hip_.hipEventCreateWithFlags(&created->event, hipEventDefault)) {
+      delete created;
+      return hip_fail(r, "hipEventCreateWithFlags");
+    }
+    *event = created;
+    return AG_SUCCESS;
+  });
+}
+
+ag_result HipDevice::event_destroy(void* event) {
+  return on_device([&] {
+    // anygpu's handle is gone either way, so its wrapper goes too; a refused destroy leaves only
+    // the runtime's object with the runtime.
+    HipEvent* e = as_event(event);
+    const hipError_t r = hip_.hipEventDestroy(e->event);
+    delete e;
+    return hip_fail(r, "hipEventDestroy");
+  });
+}
+
+ag_result HipDevice::event_record(void* event, void* stream) {
+  return on_device([&] {
+    HipEvent* e = as_event(event);
+    if (hipError_t r = hip_.hipEventRecord(e->event, as_stream(stream)))
+      return hip_fail(r, "hipEventRecord");
+    e->recorded.store(true, std::memory_order_release);
+    return AG_SUCCESS;
+  });
+}
+
+ag_result HipDevice::event_synchronize(void* event) {
+  return on_device([&] {
+    return hip_fail(hip_.hipEventSynchronize(as_event(event)->event), "hipEventSynchronize");
+  });
+}
+
+ag_result HipDevice::event_query(void* event) {
+  return on_device([&] {
+    const hipError_t r = hip_.hipEventQuery(as_event(event)->event);
+    return r == hipErrorNotReady ? AG_ERROR_NOT_READY : hip_fail(r, "hipEventQuery");
+  });
+}
+
+ag_result HipDevice::event_elapsed(float* milliseconds, void* start, void* end) {
+  HipEvent *first = as_event(start), *second = as_event(end);
+  if (!first->recorded.load(std::memory_order_acquire) ||
+      !second->recorded.load(std::memory_order_acquire))
+    return fail(AG_ERROR_INVALID_VALUE, "an event was never recorded");
+  return on_device([&] {
+    const hipError_t r = hip_.hipEventElapsedTime(milliseconds, first->event, second->event);
+    return r == hipErrorNotReady ? AG_ERROR_NOT_READY : hip_fail(r, "hipEventElapsedTime");
+  });
+}
+
+// ---- modules and launch ------------------------------------------------------------------------
+
+ag_result HipDevice::module_load(const CodeObject& code, void** module) {
+  return on_device([&] {
+    HipModule* loaded = nullptr;
+    if (ag_result r = load_hip_module(hip_, code, &loaded)) return r;
+    *module = loaded;
+    return AG_SUCCESS;
+  });
+}
+
+ag_result HipDevice::module_unload(void* module) {
+  return on_device([&] {
+    auto* m = static_cast<HipModule*>(module);  // freed whatever the runtime says, as events are
+    const hipError_t r = hip_.hipModuleUnload(m->module);
+    delete m;
+    return hip_fail(r, "hipModuleUnload");
+  });
+}
+
+ag_result HipDevice::module_get_function(void* module, const char* name, void** function,
+                                         std::vector<ag_param_info>& layout, bool& layout_known) {
+  return on_device([&] {
+    auto* m = static_cast<HipModule*>(module);
+    hipFunction_t found = nullptr;
+    if (hipError_t r = hip_.hipModuleGetFunction(&found, m->module, name))
+      return hip_fail(r, "hipModuleGetFunction", ("kernel " + std::string(name)).c_str());
+    layout_known = hip_kernel_layout(*m, name, &layout);
+    *function = found;
+    return AG_SUCCESS;
+  });
+}
+
+ag_result HipDevice::launch(void* function, const LaunchConfig& c, void** params, void* stream) {
+  return on_device([&] {
+    if (hipError_t r = hip_.hipModuleLaunchKernel(
+            static_cast<hipFunction_t>(function), c.grid[0], c.grid[1], c.grid[2], c.block[0],
+            c.block[1], c.block[2], c.shared_memory_bytes, as_stream(stream), params, nullptr))
+      return hip_fail(r, "hipModuleLaunchKernel");
+    return stream ? AG_SUCCESS : finish_null_stream();
+  });
+}
+
+}  // namespace anygpu::hip

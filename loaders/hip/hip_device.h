@@ -1,0 +1,68 @@
+// One HIP device behind the backend interface. Each call runs with the device current on the
+// calling thread (DeviceScope), the application's current device set back after.
+#pragma once
+
+#include "../../shim/backend.h"
+#include "hip_api.h"
+#include "hip_device_scope.h"
+#include "hip_result.h"
+
+namespace anygpu::hip {
+
+class HipDevice final : public DeviceBackend {
+ public:
+  HipDevice(const HipFunctions& hip, int device) : hip_(hip), device_(device) {}
+
+  // Reads the properties once, at enumeration; false with the failed call in the detail.
+  ag_result query_properties();
+
+  void get_properties(ag_device_properties& properties) override;
+  ag_result synchronize() override;
+
+  ag_result mem_alloc(size_t bytes, void** pointer) override;
+  ag_result mem_free(void* pointer) override;
+  ag_result host_alloc(size_t bytes, void** pointer) override;
+  ag_result host_free(void* pointer) override;
+  ag_result mem_info(size_t* free_bytes, size_t* total_bytes) override;
+  ag_result copy(CopyKind kind, void* dst, const void* src, size_t bytes, void* stream) override;
+  ag_result memset8(void* dst, unsigned char value, size_t bytes, void* stream) override;
+
+  ag_result stream_create(unsigned flags, void** stream) override;
+  ag_result stream_destroy(void* stream) override;
+  ag_result stream_synchronize(void* stream) override;
+  ag_result stream_query(void* stream) override;
+  ag_result stream_wait_event(void* stream, void* event) override;
+
+  ag_result event_create(unsigned flags, void** event) override;
+  ag_result event_destroy(void* event) override;
+  ag_result event_record(void* event, void* stream) override;
+  ag_result event_synchronize(void* event) override;
+  ag_result event_query(void* event) override;
+  ag_result event_elapsed(float* milliseconds, void* start, void* end) override;
+
+  ag_result module_load(const CodeObject& code, void** module) override;
+  ag_result module_unload(void* module) override;
+  ag_result module_get_function(void* module, const char* name, void** function,
+                                std::vector<ag_param_info>& layout, bool& layout_known) override;
+  ag_result launch(void* function, const LaunchConfig& config, void** params,
+                   void* stream) override;
+
+ private:
+  // Runs `call` with this device current on the calling thread.
+  template <typename Call>
+  ag_result on_device(Call&& call) {
+    DeviceScope scope(hip_, device_);
+    if (scope.result() != hipSuccess) return hip_fail(scope.result(), scope.call());
+    return call();
+  }
+  // The target id with features ("gfx90a:sramecc+:xnack-") from the device properties.
+  ag_result query_target_id();
+  // Waits for the null stream, which the synchronous forms use.
+  ag_result finish_null_stream();
+
+  const HipFunctions& hip_;
+  int device_;
+  ag_device_properties properties_{};
+};
+
+}  // namespace anygpu::hip

@@ -1,0 +1,160 @@
+#include "hip_loader.h"
+
+#include <dlfcn.h>
+
+#include <cstring>
+#include <vector>
+
+#include "../../shim/environment.h"
+#include "../../shim/string_format.h"
+#include "../dynamic_library.h"
+#include "hip_result.h"
+
+namespace anygpu::hip {
+namespace {
+
+constexpr const char* kOverrideEnv = "ANYGPU_HIP_LIBRARY";
+
+const std::vector<std::string>& candidates() {
+  static const std::vector<std::string> names = {"libamdhip64.so.6", "libamdhip64.so.5",
+                                                 "libamdhip64.so", "/opt/rocm/lib/libamdhip64.so"};
+  return names;
+}
+
+// A process holds one HIP runtime: when the application has loaded any of the candidates
+// already, that copy is used, whichever comes first in the list. Otherwise the newest that opens.
+OpenedLibrary open_hip_library() {
+  if (environment(kOverrideEnv).empty()) {
+    for (const std::string& name : candidates()) {
+      if (void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
+        OpenedLibrary opened;
+        opened.handle = handle;
+        opened.path = name;
+        return opened;
+      }
+    }
+  }
+  return open_library(candidates(), kOverrideEnv);
+}
+
+// The API version a function is asked for (see hip_api.h): hipGetDeviceProperties alone at 5.0,
+// so that the runtime does not answer the R0600 form for it.
+int api_version(const char* name) {
+  if (strcmp(name, "hipGetDeviceProperties") == 0) return kLegacyPropertiesApiVersion;
+  return kRequestedApiVersion;
+}
+
+// How one entry point is found: the runtime's hipGetProcAddress (HIP 6.2+) answers for the name at
+// the pinned API version, with the legacy default stream; older runtimes by dlsym.
+class SymbolResolver {
+ public:
+  SymbolResolver(void* library, PFN_hipGetProcAddress get_proc_address)
+      : library_(library), get_proc_address_(get_proc_address) {}
+
+  void* find(const char* symbol, const char* name) const {
+    if (!get_proc_address_) return dlsym(library_, symbol);
+    void* function = nullptr;
+    hipDriverProcAddressQueryResult status = HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    const hipError_t result = get_proc_address_(name, &function, api_version(name),
+                                                HIP_GET_PROC_ADDRESS_LEGACY_STREAM, &status);
+    if (result != hipSuccess || status != HIP_GET_PROC_ADDRESS_SUCCESS) return nullptr;
+    return function;
+  }
+
+ private:
+  void* library_;
+  PFN_hipGetProcAddress get_proc_address_;
+};
+
+template <typename Function>
+void assign(Function& target, void* found) {
+  target = reinterpret_cast<Function>(found);
+}
+
+// hipInit's error, and what hipGetDeviceCount says on top: without a GPU HIP 5.2's hipInit answers
+// hipErrorInvalidDevice (101) and hipGetDeviceCount hipErrorNoDevice (100).
+std::string init_failure(const HipRuntime& runtime, void* library, hipError_t result) {
+  std::string reason = "hipInit failed: " + describe_hip_result(result);
+  auto get_device_count =
+      reinterpret_cast<hipError_t (*)(int*)>(dlsym(library, "hipGetDeviceCount"));
+  int count = 0;
+  const hipError_t count_result = get_device_count ? get_device_count(&count) : hipSuccess;
+  if (count_result == hipErrorNoDevice ||
+      (count_result == hipSuccess && get_device_count && count == 0))
+    reason += "; hipGetDeviceCount: " +
+              (count_result == hipSuccess ? std::string("0 devices")
+                                          : describe_hip_result(count_result)) +
+              " - the HIP runtime " + runtime.path + " (HIP " +
+              hip_version_text(runtime.runtime_version) + ") found no AMD GPU";
+  else if (count_result != hipSuccess)
+    reason += "; hipGetDeviceCount: " + describe_hip_result(count_result);
+  return reason;
+}
+
+}  // namespace
+
+std::string hip_version_text(int version) {
+  return strprintf("%d.%d", version / 10000000, (version / 100000) % 100);
+}
+
+bool load_hip_runtime(HipRuntime* runtime, std::string* reason) {
+  const OpenedLibrary opened = open_hip_library();
+  runtime->path = opened.path;
+  if (!opened.handle) {
+    *reason = "HIP runtime library not found: " + opened.error;
+    return false;
+  }
+  // hipInit and the version queries are looked up with dlsym, before anything else is asked of
+  // the library; hipRuntimeGetVersion answers before hipInit.
+  assign(runtime->fn.hipInit, dlsym(opened.handle, "hipInit"));
+  assign(runtime->fn.hipRuntimeGetVersion, dlsym(opened.handle, "hipRuntimeGetVersion"));
+  if (!runtime->fn.hipInit || !runtime->fn.hipRuntimeGetVersion) {
+    *reason = opened.path + " exports no hipInit or hipRuntimeGetVersion: not a HIP runtime";
+    return false;
+  }
+  if (hipError_t result = runtime->fn.hipRuntimeGetVersion(&runtime->runtime_version)) {
+    *reason = "hipRuntimeGetVersion failed: " + describe_hip_result(result);
+    return false;
+  }
+  if (runtime->runtime_version < kMinimumRuntimeVersion) {
+    *reason = "the HIP runtime " + opened.path + " is HIP " +
+              hip_version_text(runtime->runtime_version) + "; anygpu needs HIP " +
+              hip_version_text(kMinimumRuntimeVersion) + " or newer";
+    return false;
+  }
+  if (hipError_t result = runtime->fn.hipInit(0)) {
+    *reason = init_failure(*runtime, opened.handle, result);
+    return false;
+  }
+
+  auto get_proc_address =
+      reinterpret_cast<PFN_hipGetProcAddress>(dlsym(opened.handle, "hipGetProcAddress"));
+  runtime->through_get_proc_address = get_proc_address != nullptr;
+  const SymbolResolver resolver(opened.handle, get_proc_address);
+  std::string missing;
+#define ANYGPU_HIP_RESOLVE_REQUIRED(symbol, name, result, parameters) \
+  assign(runtime->fn.symbol, resolver.find(#symbol, #name));          \
+  if (!runtime->fn.symbol) missing += (missing.empty() ? "" : ", ") + std::string(#symbol);
+#define ANYGPU_HIP_RESOLVE_OPTIONAL(symbol, name, result, parameters) \
+  assign(runtime->fn.symbol, resolver.find(#symbol, #name));
+  ANYGPU_HIP_REQUIRED_FUNCTIONS(ANYGPU_HIP_RESOLVE_REQUIRED)
+  ANYGPU_HIP_OPTIONAL_FUNCTIONS(ANYGPU_HIP_RESOLVE_OPTIONAL)
+#undef ANYGPU_HIP_RESOLVE_REQUIRED
+#undef ANYGPU_HIP_RESOLVE_OPTIONAL
+  if (!missing.empty()) {
+    *reason = "the HIP runtime " + opened.path + " (HIP " +
+              hip_version_text(runtime->runtime_version) +
+              ") lacks required functions: " + missing +
+              (get_proc_address ? strprintf(" (asked through hipGetProcAddress for HIP %d.%d)",
+                                            kRequestedApiVersion / 100, kRequestedApiVersion % 100)
+                                : std::string(" (looked up with dlsym)"));
+    return false;
+  }
+  if (hipError_t result = runtime->fn.hipDriverGetVersion(&runtime->driver_version)) {
+    *reason = "hipDriverGetVersion failed: " + describe_hip_result(result);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace anygpu::hip

@@ -1,0 +1,23 @@
+// hipError_t values: their names, the ag_result each maps to, and the error detail of a failed
+// call.
+#pragma once
+
+#include <anygpu/anygpu.h>
+
+#include <string>
+
+#include "hip_api.h"
+
+namespace anygpu::hip {
+
+// "hipErrorOutOfMemory"; nullptr for a value the table does not know.
+const char* hip_result_name(hipError_t result);
+ag_result map_hip_result(hipError_t result);
+// "hipErrorNoDevice (100)", or "hipError_t 12345" for an unknown value.
+std::string describe_hip_result(hipError_t result);
+
+// Records "<call> failed: <name> (<value>)[: <extra>]" as the detail and returns the mapped code.
+// hipSuccess gives AG_SUCCESS and records nothing.
+ag_result hip_fail(hipError_t result, const char* call, const char* extra = nullptr);
+
+}  // namespace anygpu::hip

@@ -1,0 +1,301 @@
+// anygpu's own declarations of the Level Zero core API it uses: types, constants, descriptor
+// structs and the function list. No ze_api.h: anygpu builds with no Level Zero SDK. Values and
+// layouts are the Level Zero specification's (1.0 unless noted), stable across loader versions.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace anygpu::level_zero {
+
+typedef uint32_t ze_result_t;
+typedef uint32_t ze_structure_type_t;
+typedef uint32_t ze_bool_t;
+typedef struct _ze_driver_handle_t* ze_driver_handle_t;
+typedef struct _ze_device_handle_t* ze_device_handle_t;
+typedef struct _ze_context_handle_t* ze_context_handle_t;
+typedef struct _ze_command_list_handle_t* ze_command_list_handle_t;
+typedef struct _ze_event_pool_handle_t* ze_event_pool_handle_t;
+typedef struct _ze_event_handle_t* ze_event_handle_t;
+typedef struct _ze_module_handle_t* ze_module_handle_t;
+typedef struct _ze_module_build_log_handle_t* ze_module_build_log_handle_t;
+typedef struct _ze_kernel_handle_t* ze_kernel_handle_t;
+
+// ze_result_t values anygpu treats specially; level_zero_result.cpp names all of them.
+enum : ze_result_t {
+  ZE_RESULT_SUCCESS = 0,
+  ZE_RESULT_NOT_READY = 1,
+  ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY = 0x70000002,
+  ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY = 0x70000003,
+  ZE_RESULT_ERROR_MODULE_BUILD_FAILURE = 0x70000004,
+  ZE_RESULT_ERROR_UNINITIALIZED = 0x78000001,
+  ZE_RESULT_ERROR_UNSUPPORTED_VERSION = 0x78000002,
+  ZE_RESULT_ERROR_UNSUPPORTED_FEATURE = 0x78000003,
+  ZE_RESULT_ERROR_INVALID_ARGUMENT = 0x78000004,
+  ZE_RESULT_ERROR_INVALID_NULL_HANDLE = 0x78000005,
+  ZE_RESULT_ERROR_INVALID_NULL_POINTER = 0x78000007,
+  ZE_RESULT_ERROR_INVALID_SIZE = 0x78000008,
+  ZE_RESULT_ERROR_UNSUPPORTED_SIZE = 0x78000009,
+  ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT = 0x7800000a,
+  ZE_RESULT_ERROR_INVALID_ENUMERATION = 0x7800000c,
+  ZE_RESULT_ERROR_INVALID_NATIVE_BINARY = 0x7800000f,
+  ZE_RESULT_ERROR_INVALID_KERNEL_NAME = 0x78000011,
+  ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION = 0x78000013,
+  ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX = 0x78000015,
+  ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE = 0x78000016,
+  ZE_RESULT_ERROR_UNKNOWN = 0x7ffffffe,
+};
+
+enum : ze_structure_type_t {
+  ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES = 0x1,
+  ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES = 0x3,
+  ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES = 0x4,
+  ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES = 0x7,
+  ZE_STRUCTURE_TYPE_CONTEXT_DESC = 0xd,
+  ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC = 0xe,
+  ZE_STRUCTURE_TYPE_EVENT_POOL_DESC = 0x10,
+  ZE_STRUCTURE_TYPE_EVENT_DESC = 0x11,
+  ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC = 0x15,
+  ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC = 0x16,
+  ZE_STRUCTURE_TYPE_MODULE_DESC = 0x1b,
+  ZE_STRUCTURE_TYPE_KERNEL_DESC = 0x1d,
+};
+
+enum : uint32_t { ZE_INIT_FLAG_GPU_ONLY = 0x1, ZE_INIT_FLAG_VPU_ONLY = 0x2 };
+enum : uint32_t {
+  ZE_DEVICE_TYPE_GPU = 1,
+  ZE_DEVICE_TYPE_CPU = 2,
+  ZE_DEVICE_TYPE_FPGA = 3,
+  ZE_DEVICE_TYPE_MCA = 4,
+  ZE_DEVICE_TYPE_VPU = 5,
+};
+// ze_command_queue_flag_t (IN_ORDER: 1.7), ze_command_queue_mode_t, ze_command_queue_priority_t.
+enum : uint32_t { ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY = 0x1, ZE_COMMAND_QUEUE_FLAG_IN_ORDER = 0x2 };
+enum : uint32_t {
+  ZE_COMMAND_QUEUE_MODE_DEFAULT = 0,
+  ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS = 1,
+  ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS = 2,
+};
+enum : uint32_t { ZE_COMMAND_QUEUE_PRIORITY_NORMAL = 0 };
+// ze_event_pool_flag_t, ze_event_scope_flag_t.
+enum : uint32_t {
+  ZE_EVENT_POOL_FLAG_HOST_VISIBLE = 0x1,
+  ZE_EVENT_POOL_FLAG_IPC = 0x2,
+  ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP = 0x4,
+};
+enum : uint32_t {
+  ZE_EVENT_SCOPE_FLAG_SUBDEVICE = 0x1,
+  ZE_EVENT_SCOPE_FLAG_DEVICE = 0x2,
+  ZE_EVENT_SCOPE_FLAG_HOST = 0x4,
+};
+enum : uint32_t { ZE_MODULE_FORMAT_IL_SPIRV = 0, ZE_MODULE_FORMAT_NATIVE = 1 };
+
+constexpr uint64_t kWaitForever = UINT64_MAX;
+constexpr size_t kMaxDeviceName = 256;
+
+struct ze_device_properties_t {
+  ze_structure_type_t stype;
+  void* pNext;
+  uint32_t type;
+  uint32_t vendorId;
+  uint32_t deviceId;
+  uint32_t flags;
+  uint32_t subdeviceId;
+  uint32_t coreClockRate;
+  uint64_t maxMemAllocSize;
+  uint32_t maxHardwareContexts;
+  uint32_t maxCommandQueuePriority;
+  uint32_t numThreadsPerEU;
+  uint32_t physicalEUSimdWidth;
+  uint32_t numEUsPerSubslice;
+  uint32_t numSubslicesPerSlice;
+  uint32_t numSlices;
+  uint64_t timerResolution;  // nanoseconds per tick with ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES
+  uint32_t timestampValidBits;
+  uint32_t kernelTimestampValidBits;
+  uint8_t uuid[16];
+  char name[kMaxDeviceName];
+};
+
+struct ze_device_compute_properties_t {
+  ze_structure_type_t stype;
+  void* pNext;
+  uint32_t maxTotalGroupSize;
+  uint32_t maxGroupSizeX;
+  uint32_t maxGroupSizeY;
+  uint32_t maxGroupSizeZ;
+  uint32_t maxGroupCountX;
+  uint32_t maxGroupCountY;
+  uint32_t maxGroupCountZ;
+  uint32_t maxSharedLocalMemory;
+  uint32_t numSubGroupSizes;
+  uint32_t subGroupSizes[8];
+};
+
+struct ze_device_memory_properties_t {
+  ze_structure_type_t stype;
+  void* pNext;
+  uint32_t flags;
+  uint32_t maxClockRate;
+  uint32_t maxBusWidth;
+  uint64_t totalSize;
+  char name[kMaxDeviceName];
+};
+
+struct ze_context_desc_t {
+  ze_structure_type_t stype;
+  const void* pNext;
+  uint32_t flags;
+};
+
+struct ze_device_mem_alloc_desc_t {
+  ze_structure_type_t stype;
+  const void* pNext;
+  uint32_t flags;
+  uint32_t ordinal;
+};
+
+struct ze_host_mem_alloc_desc_t {
+  ze_structure_type_t stype;
+  const void* pNext;
+  uint32_t flags;
+};
+
+struct ze_command_queue_desc_t {
+  ze_structure_type_t stype;
+  const void* pNext;
+  uint32_t ordinal;
+  uint32_t index;
+  uint32_t flags;
+  uint32_t mode;
+  uint32_t priority;
+};
+
+struct ze_event_pool_desc_t {
+  ze_structure_type_t stype;
+  const void* pNext;
+  uint32_t flags;
+  uint32_t count;
+};
+
+struct ze_event_desc_t {
+  ze_structure_type_t stype;
+  const void* pNext;
+  uint32_t index;
+  uint32_t signal;
+  uint32_t wait;
+};
+
+struct ze_kernel_timestamp_data_t {
+  uint64_t kernelStart;
+  uint64_t kernelEnd;
+};
+struct ze_kernel_timestamp_result_t {
+  ze_kernel_timestamp_data_t global;
+  ze_kernel_timestamp_data_t context;
+};
+
+struct ze_module_constants_t;
+struct ze_module_desc_t {
+  ze_structure_type_t stype;
+  const void* pNext;
+  uint32_t format;
+  size_t inputSize;
+  const uint8_t* pInputModule;
+  const char* pBuildFlags;
+  const ze_module_constants_t* pConstants;
+};
+
+struct ze_kernel_desc_t {
+  ze_structure_type_t stype;
+  const void* pNext;
+  uint32_t flags;
+  const char* pKernelName;
+};
+
+struct ze_group_count_t {
+  uint32_t groupCountX;
+  uint32_t groupCountY;
+  uint32_t groupCountZ;
+};
+
+// X(symbol, return, parameters): every function anygpu calls; all are Level Zero 1.0 core API,
+// exported by every loader (Debian 12's libze1 1.8 has no zeCommandListHostSynchronize, so a
+// stream is waited for through an event that a barrier signals).
+#define ANYGPU_LEVEL_ZERO_REQUIRED_FUNCTIONS(X)                                                   \
+  X(zeInit, ze_result_t, (uint32_t flags))                                                        \
+  X(zeDriverGet, ze_result_t, (uint32_t* count, ze_driver_handle_t* drivers))                     \
+  X(zeDeviceGet, ze_result_t,                                                                     \
+    (ze_driver_handle_t driver, uint32_t* count, ze_device_handle_t* devices))                    \
+  X(zeDeviceGetProperties, ze_result_t,                                                           \
+    (ze_device_handle_t device, ze_device_properties_t * properties))                             \
+  X(zeDeviceGetComputeProperties, ze_result_t,                                                    \
+    (ze_device_handle_t device, ze_device_compute_properties_t * properties))                     \
+  X(zeDeviceGetMemoryProperties, ze_result_t,                                                     \
+    (ze_device_handle_t device, uint32_t* count, ze_device_memory_properties_t* properties))      \
+  X(zeContextCreate, ze_result_t,                                                                 \
+    (ze_driver_handle_t driver, const ze_context_desc_t* desc, ze_context_handle_t* context))     \
+  X(zeContextDestroy, ze_result_t, (ze_context_handle_t context))                                 \
+  X(zeMemAllocDevice, ze_result_t,                                                                \
+    (ze_context_handle_t context, const ze_device_mem_alloc_desc_t* desc, size_t size,            \
+     size_t alignment, ze_device_handle_t device, void** pointer))                                \
+  X(zeMemAllocHost, ze_result_t,                                                                  \
+    (ze_context_handle_t context, const ze_host_mem_alloc_desc_t* desc, size_t size,              \
+     size_t alignment, void** pointer))                                                           \
+  X(zeMemFree, ze_result_t, (ze_context_handle_t context, void* pointer))                         \
+  X(zeCommandListCreateImmediate, ze_result_t,                                                    \
+    (ze_context_handle_t context, ze_device_handle_t device, const ze_command_queue_desc_t* desc, \
+     ze_command_list_handle_t* list))                                                             \
+  X(zeCommandListDestroy, ze_result_t, (ze_command_list_handle_t list))                           \
+  X(zeCommandListAppendMemoryCopy, ze_result_t,                                                   \
+    (ze_command_list_handle_t list, void* dst, const void* src, size_t size,                      \
+     ze_event_handle_t signal, uint32_t wait_count, ze_event_handle_t* waits))                    \
+  X(zeCommandListAppendMemoryFill, ze_result_t,                                                   \
+    (ze_command_list_handle_t list, void* pointer, const void* pattern, size_t pattern_size,      \
+     size_t size, ze_event_handle_t signal, uint32_t wait_count, ze_event_handle_t* waits))       \
+  X(zeCommandListAppendBarrier, ze_result_t,                                                      \
+    (ze_command_list_handle_t list, ze_event_handle_t signal, uint32_t wait_count,                \
+     ze_event_handle_t* waits))                                                                   \
+  X(zeCommandListAppendWaitOnEvents, ze_result_t,                                                 \
+    (ze_command_list_handle_t list, uint32_t count, ze_event_handle_t* events))                   \
+  X(zeCommandListAppendEventReset, ze_result_t,                                                   \
+    (ze_command_list_handle_t list, ze_event_handle_t event))                                     \
+  X(zeCommandListAppendLaunchKernel, ze_result_t,                                                 \
+    (ze_command_list_handle_t list, ze_kernel_handle_t kernel, const ze_group_count_t* groups,    \
+     ze_event_handle_t signal, uint32_t wait_count, ze_event_handle_t* waits))                    \
+  X(zeEventPoolCreate, ze_result_t,                                                               \
+    (ze_context_handle_t context, const ze_event_pool_desc_t* desc, uint32_t device_count,        \
+     ze_device_handle_t* devices, ze_event_pool_handle_t* pool))                                  \
+  X(zeEventPoolDestroy, ze_result_t, (ze_event_pool_handle_t pool))                               \
+  X(zeEventCreate, ze_result_t,                                                                   \
+    (ze_event_pool_handle_t pool, const ze_event_desc_t* desc, ze_event_handle_t* event))         \
+  X(zeEventDestroy, ze_result_t, (ze_event_handle_t event))                                       \
+  X(zeEventHostSynchronize, ze_result_t, (ze_event_handle_t event, uint64_t timeout))             \
+  X(zeEventQueryStatus, ze_result_t, (ze_event_handle_t event))                                   \
+  X(zeEventHostReset, ze_result_t, (ze_event_handle_t event))                                     \
+  X(zeEventQueryKernelTimestamp, ze_result_t,                                                     \
+    (ze_event_handle_t event, ze_kernel_timestamp_result_t * result))                             \
+  X(zeModuleCreate, ze_result_t,                                                                  \
+    (ze_context_handle_t context, ze_device_handle_t device, const ze_module_desc_t* desc,        \
+     ze_module_handle_t* module, ze_module_build_log_handle_t* log))                              \
+  X(zeModuleDestroy, ze_result_t, (ze_module_handle_t module))                                    \
+  X(zeModuleBuildLogGetString, ze_result_t,                                                       \
+    (ze_module_build_log_handle_t log, size_t* size, char* text))                                 \
+  X(zeModuleBuildLogDestroy, ze_result_t, (ze_module_build_log_handle_t log))                     \
+  X(zeKernelCreate, ze_result_t,                                                                  \
+    (ze_module_handle_t module, const ze_kernel_desc_t* desc, ze_kernel_handle_t* kernel))        \
+  X(zeKernelDestroy, ze_result_t, (ze_kernel_handle_t kernel))                                    \
+  X(zeKernelSetGroupSize, ze_result_t,                                                            \
+    (ze_kernel_handle_t kernel, uint32_t x, uint32_t y, uint32_t z))                              \
+  X(zeKernelSetArgumentValue, ze_result_t,                                                        \
+    (ze_kernel_handle_t kernel, uint32_t index, size_t size, const void* value))
+
+#define ANYGPU_LEVEL_ZERO_DECLARE_POINTER(symbol, result, parameters) \
+  result(*symbol) parameters = nullptr;
+
+// The resolved entry points of the loader.
+struct LevelZeroFunctions {
+  ANYGPU_LEVEL_ZERO_REQUIRED_FUNCTIONS(ANYGPU_LEVEL_ZERO_DECLARE_POINTER)
+};
+
+}  // namespace anygpu::level_zero

@@ -1,0 +1,476 @@
+#include "level_zero_device.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "../../shim/error.h"
+#include "level_zero_module.h"
+
+namespace anygpu::level_zero {
+
+// An immediate command list and the event its barriers signal when a thread waits for it.
+struct ZeStream {
+  ze_command_list_handle_t list = nullptr;
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t done = nullptr;
+  std::mutex mutex;              // a command list takes one appending thread at a time
+  bool appended = false;         // work appended since the last barrier that signals `done`
+  bool barrier_pending = false;  // that barrier was appended and not yet seen signalled
+};
+
+// An event in a pool of its own (host-visible, with kernel timestamps), and whether it was ever
+// recorded: anygpu answers for an unrecorded event without asking the driver.
+struct ZeEvent {
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t event = nullptr;
+  std::atomic<bool> recorded{false};
+};
+
+namespace {
+
+ZeStream* as_stream(void* stream) {
+  return static_cast<ZeStream*>(stream);
+}
+ZeEvent* as_event(void* event) {
+  return static_cast<ZeEvent*>(event);
+}
+
+// Minimum alignment of allocations, as CUDA gives.
+constexpr size_t kAllocationAlignment = 256;
+
+}  // namespace
+
+LevelZeroDevice::~LevelZeroDevice() {
+  // Backends live until exit; a list left is destroyed when the driver tears the context down.
+}
+
+ag_result LevelZeroDevice::query_properties(const ze_device_properties_t& device) {
+  ag_device_properties& p = properties_;
+  snprintf(p.name, sizeof p.name, "%.*s", static_cast<int>(sizeof device.name), device.name);
+  if (device.vendorId == 0x8086)
+    snprintf(p.vendor, sizeof p.vendor, "Intel");
+  else
+    snprintf(p.vendor, sizeof p.vendor, "PCI vendor 0x%04x", device.vendorId);
+  snprintf(p.architecture, sizeof p.architecture, "spirv64 (device 0x%04x)", device.deviceId);
+  p.compute_units =
+      static_cast<int>(device.numSlices * device.numSubslicesPerSlice * device.numEUsPerSubslice);
+  timer_resolution_ns_ = device.timerResolution ? device.timerResolution : 1;
+  timestamp_bits_ = device.kernelTimestampValidBits ? device.kernelTimestampValidBits : 64;
+
+  ze_device_compute_properties_t compute{};
+  compute.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES;
+  if (ze_result_t r = ze_.zeDeviceGetComputeProperties(device_, &compute))
+    return ze_fail(r, "zeDeviceGetComputeProperties");
+  auto clamp = [](uint32_t value) {
+    return static_cast<int>(std::min<uint32_t>(value, INT32_MAX));
+  };
+  p.max_threads_per_block = clamp(compute.maxTotalGroupSize);
+  p.max_block_dim[0] = clamp(compute.maxGroupSizeX);
+  p.max_block_dim[1] = clamp(compute.maxGroupSizeY);
+  p.max_block_dim[2] = clamp(compute.maxGroupSizeZ);
+  p.max_grid_dim[0] = clamp(compute.maxGroupCountX);
+  p.max_grid_dim[1] = clamp(compute.maxGroupCountY);
+  p.max_grid_dim[2] = clamp(compute.maxGroupCountZ);
+  p.shared_memory_per_block = compute.maxSharedLocalMemory;
+  // The widest sub-group the device offers: what a kernel compiled without a request may get.
+  uint32_t widest = 0;
+  for (uint32_t i = 0; i < std::min<uint32_t>(compute.numSubGroupSizes, 8); ++i)
+    widest = std::max(widest, compute.subGroupSizes[i]);
+  p.warp_size = widest ? static_cast<int>(widest) : 1;
+
+  uint32_t count = 0;
+  if (ze_result_t r = ze_.zeDeviceGetMemoryProperties(device_, &count, nullptr))
+    return ze_fail(r, "zeDeviceGetMemoryProperties");
+  std::vector<ze_device_memory_properties_t> memories(count);
+  for (auto& m : memories) {
+    m = {};
+    m.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
+  }
+  if (count) {
+    if (ze_result_t r = ze_.zeDeviceGetMemoryProperties(device_, &count, memories.data()))
+      return ze_fail(r, "zeDeviceGetMemoryProperties");
+  }
+  p.total_memory = 0;
+  for (uint32_t i = 0; i < count && i < memories.size(); ++i)
+    p.total_memory += memories[i].totalSize;
+  p.backend = AG_BACKEND_LEVEL_ZERO;
+  return AG_SUCCESS;
+}
+
+void LevelZeroDevice::get_properties(ag_device_properties& properties) {
+  const size_t struct_size = properties.struct_size;
+  const int ordinal = properties.ordinal;
+  properties = properties_;
+  properties.struct_size = struct_size;
+  properties.ordinal = ordinal;
+}
+
+ag_result LevelZeroDevice::create_list(ze_command_list_handle_t* list) {
+  ze_command_queue_desc_t desc{};
+  desc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
+  desc.ordinal = 0;  // the first queue group, compute on every Intel GPU
+  desc.index = 0;
+  desc.flags = ZE_COMMAND_QUEUE_FLAG_IN_ORDER;
+  desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
+  desc.priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL;
+  return ze_fail(ze_.zeCommandListCreateImmediate(context_, device_, &desc, list),
+                 "zeCommandListCreateImmediate");
+}
+
+ag_result LevelZeroDevice::create_stream(ZeStream** stream) {
+  auto created = std::make_unique<ZeStream>();
+  if (ag_result r = create_list(&created->list)) return r;
+  ze_event_pool_desc_t pool_desc{};
+  pool_desc.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC;
+  pool_desc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
+  pool_desc.count = 1;
+  if (ze_result_t r = ze_.zeEventPoolCreate(context_, &pool_desc, 1, &device_, &created->pool)) {
+    ze_.zeCommandListDestroy(created->list);
+    return ze_fail(r, "zeEventPoolCreate");
+  }
+  ze_event_desc_t desc{};
+  desc.stype = ZE_STRUCTURE_TYPE_EVENT_DESC;
+  desc.signal = ZE_EVENT_SCOPE_FLAG_HOST;
+  desc.wait = ZE_EVENT_SCOPE_FLAG_HOST;
+  if (ze_result_t r = ze_.zeEventCreate(created->pool, &desc, &created->done)) {
+    ze_.zeEventPoolDestroy(created->pool);
+    ze_.zeCommandListDestroy(created->list);
+    return ze_fail(r, "zeEventCreate");
+  }
+  *stream = created.release();
+  return AG_SUCCESS;
+}
+
+ag_result LevelZeroDevice::destroy_stream(ZeStream* s) {
+  ze_result_t r = ze_.zeEventDestroy(s->done);
+  const char* call = "zeEventDestroy";
+  if (ze_result_t p = ze_.zeEventPoolDestroy(s->pool); p && !r) {
+    r = p;
+    call = "zeEventPoolDestroy";
+  }
+  if (ze_result_t l = ze_.zeCommandListDestroy(s->list); l && !r) {
+    r = l;
+    call = "zeCommandListDestroy";
+  }
+  delete s;
+  return ze_fail(r, call);
+}
+
+// Called with the stream's lock held. `wait` false: only asks.
+ag_result LevelZeroDevice::finish(ZeStream* s, bool wait) {
+  if (s->barrier_pending) {
+    const ze_result_t r =
+        wait ? ze_.zeEventHostSynchronize(s->done, kWaitForever) : ze_.zeEventQueryStatus(s->done);
+    if (r == ZE_RESULT_NOT_READY) return AG_ERROR_NOT_READY;
+    if (r) return ze_fail(r, wait ? "zeEventHostSynchronize" : "zeEventQueryStatus");
+    s->barrier_pending = false;
+  }
+  if (!s->appended) return AG_SUCCESS;
+  if (ze_result_t r = ze_.zeEventHostReset(s->done)) return ze_fail(r, "zeEventHostReset");
+  if (ze_result_t r = ze_.zeCommandListAppendBarrier(s->list, s->done, 0, nullptr))
+    return ze_fail(r, "zeCommandListAppendBarrier");
+  s->appended = false;
+  s->barrier_pending = true;
+  const ze_result_t r =
+      wait ? ze_.zeEventHostSynchronize(s->done, kWaitForever) : ze_.zeEventQueryStatus(s->done);
+  if (r == ZE_RESULT_NOT_READY) return AG_ERROR_NOT_READY;
+  if (r) return ze_fail(r, wait ? "zeEventHostSynchronize" : "zeEventQueryStatus");
+  s->barrier_pending = false;
+  return AG_SUCCESS;
+}
+
+template <typename Append>
+ag_result LevelZeroDevice::on_stream(void* stream, Append&& append) {
+  if (stream) {
+    ZeStream* s = as_stream(stream);
+    std::lock_guard<std::mutex> lock(s->mutex);
+    ag_result r = append(s->list);
+    if (r == AG_SUCCESS) s->appended = true;
+    return r;
+  }
+  std::lock_guard<std::mutex> lock(sync_mutex_);
+  if (!sync_stream_) {
+    if (ag_result r = create_stream(&sync_stream_)) return r;
+  }
+  std::lock_guard<std::mutex> stream_lock(sync_stream_->mutex);
+  if (ag_result r = append(sync_stream_->list)) return r;
+  sync_stream_->appended = true;
+  return finish(sync_stream_, true);
+}
+
+ag_result LevelZeroDevice::synchronize() {
+  reap_events();
+  {
+    std::lock_guard<std::mutex> lock(sync_mutex_);
+    if (sync_stream_) {
+      std::lock_guard<std::mutex> stream_lock(sync_stream_->mutex);
+      if (ag_result r = finish(sync_stream_, true)) return r;
+    }
+  }
+  std::lock_guard<std::mutex> lock(streams_mutex_);
+  for (ZeStream* s : streams_) {
+    std::lock_guard<std::mutex> stream_lock(s->mutex);
+    if (ag_result r = finish(s, true)) return r;
+  }
+  return AG_SUCCESS;
+}
+
+// ---- memory -------------------------------------------------------------------------------------
+
+ag_result LevelZeroDevice::mem_alloc(size_t bytes, void** pointer) {
+  ze_device_mem_alloc_desc_t desc{};
+  desc.stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC;
+  return ze_fail(
+      ze_.zeMemAllocDevice(context_, &desc, bytes, kAllocationAlignment, device_, pointer),
+      "zeMemAllocDevice");
+}
+
+ag_result LevelZeroDevice::mem_free(void* pointer) {
+  return ze_fail(ze_.zeMemFree(context_, pointer), "zeMemFree");
+}
+
+ag_result LevelZeroDevice::host_alloc(size_t bytes, void** pointer) {
+  ze_host_mem_alloc_desc_t desc{};
+  desc.stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC;
+  return ze_fail(ze_.zeMemAllocHost(context_, &desc, bytes, kAllocationAlignment, pointer),
+                 "zeMemAllocHost");
+}
+
+ag_result LevelZeroDevice::host_free(void* pointer) {
+  return ze_fail(ze_.zeMemFree(context_, pointer), "zeMemFree");
+}
+
+ag_result LevelZeroDevice::mem_info(size_t* free_bytes, size_t* total_bytes) {
+  // Level Zero's core API has no free-memory query (zes or an extension would be needed): the
+  // total is reported for both.
+  *total_bytes = properties_.total_memory;
+  *free_bytes = properties_.total_memory;
+  return AG_SUCCESS;
+}
+
+ag_result LevelZeroDevice::copy(CopyKind, void* dst, const void* src, size_t bytes, void* stream) {
+  // Unified addressing: one call copies in every direction.
+  return on_stream(stream, [&](ze_command_list_handle_t list) {
+    return ze_fail(ze_.zeCommandListAppendMemoryCopy(list, dst, src, bytes, nullptr, 0, nullptr),
+                   "zeCommandListAppendMemoryCopy");
+  });
+}
+
+ag_result LevelZeroDevice::memset8(void* dst, unsigned char value, size_t bytes, void* stream) {
+  return on_stream(stream, [&](ze_command_list_handle_t list) {
+    return ze_fail(
+        ze_.zeCommandListAppendMemoryFill(list, dst, &value, 1, bytes, nullptr, 0, nullptr),
+        "zeCommandListAppendMemoryFill");
+  });
+}
+
+// ---- streams and events -------------------------------------------------------------------------
+
+ag_result LevelZeroDevice::stream_create(unsigned, void** stream) {
+  ZeStream* created = nullptr;
+  if (ag_result r = create_stream(&created)) return r;
+  {
+    std::lock_guard<std::mutex> lock(streams_mutex_);
+    streams_.insert(created);
+  }
+  *stream = created;
+  return AG_SUCCESS;
+}
+
+ag_result LevelZeroDevice::stream_destroy(void* stream) {
+  ZeStream* s = as_stream(stream);
+  {
+    std::lock_guard<std::mutex> lock(s->mutex);
+    if (ag_result r = finish(s, true)) return r;
+  }
+  {
+    std::lock_guard<std::mutex> lock(streams_mutex_);
+    streams_.erase(s);
+  }
+  return destroy_stream(s);
+}
+
+ag_result LevelZeroDevice::stream_synchronize(void* stream) {
+  ZeStream* s = as_stream(stream);
+  std::lock_guard<std::mutex> lock(s->mutex);
+  return finish(s, true);
+}
+
+ag_result LevelZeroDevice::stream_query(void* stream) {
+  ZeStream* s = as_stream(stream);
+  std::lock_guard<std::mutex> lock(s->mutex);
+  return finish(s, false);
+}
+
+ag_result LevelZeroDevice::stream_wait_event(void* stream, void* event) {
+  ZeEvent* e = as_event(event);
+  if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;  // as CUDA: nothing to wait
+  ZeStream* s = as_stream(stream);
+  std::lock_guard<std::mutex> lock(s->mutex);
+  if (ze_result_t r = ze_.zeCommandListAppendWaitOnEvents(s->list, 1, &e->event))
+    return ze_fail(r, "zeCommandListAppendWaitOnEvents");
+  s->appended = true;
+  return AG_SUCCESS;
+}
+
+ag_result LevelZeroDevice::event_create(unsigned, void** event) {
+  auto* created = new ZeEvent;
+  ze_event_pool_desc_t pool_desc{};
+  pool_desc.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC;
+  pool_desc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
+  pool_desc.count = 1;
+  if (ze_result_t r = ze_.zeEventPoolCreate(context_, &pool_desc, 1, &device_, &created->pool)) {
+    delete created;
+    return ze_fail(r, "zeEventPoolCreate");
+  }
+  ze_event_desc_t desc{};
+  desc.stype = ZE_STRUCTURE_TYPE_EVENT_DESC;
+  desc.index = 0;
+  desc.signal = ZE_EVENT_SCOPE_FLAG_HOST;
+  desc.wait = ZE_EVENT_SCOPE_FLAG_HOST;
+  if (ze_result_t r = ze_.zeEventCreate(created->pool, &desc, &created->event)) {
+    ze_.zeEventPoolDestroy(created->pool);
+    delete created;
+    return ze_fail(r, "zeEventCreate");
+  }
+  *event = created;
+  return AG_SUCCESS;
+}
+
+ag_result LevelZeroDevice::destroy_event(ZeEvent* e) {
+  ze_result_t r = ze_.zeEventDestroy(e->event);
+  const char* call = "zeEventDestroy";
+  if (ze_result_t p = ze_.zeEventPoolDestroy(e->pool); p && !r) {
+    r = p;
+    call = "zeEventPoolDestroy";
+  }
+  delete e;
+  return ze_fail(r, call);
+}
+
+// Destroys the events whose destruction waited for a pending signal, once it has landed.
+void LevelZeroDevice::reap_events() {
+  std::lock_guard<std::mutex> lock(graveyard_mutex_);
+  for (size_t i = 0; i < graveyard_.size();) {
+    auto* e = static_cast<ZeEvent*>(graveyard_[i]);
+    if (ze_.zeEventQueryStatus(e->event) == ZE_RESULT_NOT_READY) {
+      ++i;
+      continue;
+    }
+    destroy_event(e);
+    graveyard_[i] = graveyard_.back();
+    graveyard_.pop_back();
+  }
+}
+
+// As CUDA allows, an event may be destroyed while a record is pending: a signal must not land in
+// a destroyed Level Zero event, so it is destroyed once the signal has landed.
+ag_result LevelZeroDevice::event_destroy(void* event) {
+  ZeEvent* e = as_event(event);
+  reap_events();
+  if (e->recorded.load(std::memory_order_acquire) &&
+      ze_.zeEventQueryStatus(e->event) == ZE_RESULT_NOT_READY) {
+    std::lock_guard<std::mutex> lock(graveyard_mutex_);
+    graveyard_.push_back(e);
+    return AG_SUCCESS;
+  }
+  return destroy_event(e);
+}
+
+ag_result LevelZeroDevice::event_record(void* event, void* stream) {
+  ZeEvent* e = as_event(event);
+  const bool again = e->recorded.load(std::memory_order_acquire);
+  // A barrier that signals the event writes its timestamps when the work before it is done.
+  ag_result r = on_stream(stream, [&](ze_command_list_handle_t list) {
+    if (again) {
+      if (ze_result_t z = ze_.zeCommandListAppendEventReset(list, e->event))
+        return ze_fail(z, "zeCommandListAppendEventReset");
+    }
+    return ze_fail(ze_.zeCommandListAppendBarrier(list, e->event, 0, nullptr),
+                   "zeCommandListAppendBarrier");
+  });
+  if (r == AG_SUCCESS) e->recorded.store(true, std::memory_order_release);
+  return r;
+}
+
+ag_result LevelZeroDevice::event_synchronize(void* event) {
+  ZeEvent* e = as_event(event);
+  if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;
+  return ze_fail(ze_.zeEventHostSynchronize(e->event, kWaitForever), "zeEventHostSynchronize");
+}
+
+ag_result LevelZeroDevice::event_query(void* event) {
+  ZeEvent* e = as_event(event);
+  if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;
+  const ze_result_t r = ze_.zeEventQueryStatus(e->event);
+  return r == ZE_RESULT_NOT_READY ? AG_ERROR_NOT_READY : ze_fail(r, "zeEventQueryStatus");
+}
+
+ag_result LevelZeroDevice::event_elapsed(float* milliseconds, void* start, void* end) {
+  ZeEvent *first = as_event(start), *second = as_event(end);
+  if (!first->recorded.load(std::memory_order_acquire) ||
+      !second->recorded.load(std::memory_order_acquire))
+    return fail(AG_ERROR_INVALID_VALUE, "an event was never recorded");
+  ze_kernel_timestamp_result_t stamps[2]{};
+  ZeEvent* events[2] = {first, second};
+  for (int i = 0; i < 2; ++i) {
+    const ze_result_t status = ze_.zeEventQueryStatus(events[i]->event);
+    if (status == ZE_RESULT_NOT_READY) return AG_ERROR_NOT_READY;
+    if (status) return ze_fail(status, "zeEventQueryStatus");
+    if (ze_result_t r = ze_.zeEventQueryKernelTimestamp(events[i]->event, &stamps[i]))
+      return ze_fail(r, "zeEventQueryKernelTimestamp");
+  }
+  // The counter has timestamp_bits_ valid bits and wraps: the difference is taken modulo
+  // 2^bits and read as signed (an end recorded before the start gives a negative time).
+  const unsigned bits = timestamp_bits_ >= 64 ? 64 : timestamp_bits_;
+  uint64_t ticks = stamps[1].global.kernelEnd - stamps[0].global.kernelEnd;
+  int64_t signed_ticks = 0;
+  if (bits == 64) {
+    signed_ticks = static_cast<int64_t>(ticks);
+  } else {
+    ticks &= (uint64_t{1} << bits) - 1;
+    signed_ticks = ticks >= (uint64_t{1} << (bits - 1))
+                       ? static_cast<int64_t>(ticks) - (int64_t{1} << bits)
+                       : static_cast<int64_t>(ticks);
+  }
+  *milliseconds = static_cast<float>(static_cast<double>(signed_ticks) *
+                                     static_cast<double>(timer_resolution_ns_) / 1e6);
+  return AG_SUCCESS;
+}
+
+// ---- modules and launch -------------------------------------------------------------------------
+
+ag_result LevelZeroDevice::module_load(const CodeObject& code, void** module) {
+  ZeModule* loaded = nullptr;
+  if (ag_result r = load_ze_module(ze_, context_, device_, code, &loaded)) return r;
+  *module = loaded;
+  return AG_SUCCESS;
+}
+
+ag_result LevelZeroDevice::module_unload(void* module) {
+  return unload_ze_module(ze_, static_cast<ZeModule*>(module));
+}
+
+ag_result LevelZeroDevice::module_get_function(void* module, const char* name, void** function,
+                                               std::vector<ag_param_info>& layout,
+                                               bool& layout_known) {
+  ZeFunction* found = nullptr;
+  if (ag_result r = get_ze_function(ze_, static_cast<ZeModule*>(module), name, &found)) return r;
+  layout = found->layout;
+  layout_known = found->layout_known;
+  *function = found;
+  return AG_SUCCESS;
+}
+
+ag_result LevelZeroDevice::launch(void* function, const LaunchConfig& c, void** params,
+                                  void* stream) {
+  auto* f = static_cast<ZeFunction*>(function);
+  return on_stream(stream, [&](ze_command_list_handle_t list) {
+    return append_ze_launch(ze_, f, c, params, list);
+  });
+}
+
+}  // namespace anygpu::level_zero

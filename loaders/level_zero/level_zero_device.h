@@ -1,0 +1,88 @@
+// One Level Zero GPU behind the backend interface. The context is its driver's (one per driver,
+// owned by the backend); streams are in-order immediate command lists; synchronous operations go
+// through one more immediate command list of the device's own, then wait for it.
+#pragma once
+
+#include <mutex>
+#include <unordered_set>
+#include <vector>
+
+#include "../../shim/backend.h"
+#include "level_zero_api.h"
+#include "level_zero_result.h"
+
+namespace anygpu::level_zero {
+
+struct ZeStream;
+struct ZeEvent;
+
+class LevelZeroDevice final : public DeviceBackend {
+ public:
+  LevelZeroDevice(const LevelZeroFunctions& ze, ze_context_handle_t context,
+                  ze_device_handle_t device)
+      : ze_(ze), context_(context), device_(device) {}
+  ~LevelZeroDevice() override;
+
+  // Reads the properties once, at enumeration; the failed call is in the detail.
+  ag_result query_properties(const ze_device_properties_t& properties);
+
+  void get_properties(ag_device_properties& properties) override;
+  ag_result synchronize() override;
+
+  ag_result mem_alloc(size_t bytes, void** pointer) override;
+  ag_result mem_free(void* pointer) override;
+  ag_result host_alloc(size_t bytes, void** pointer) override;
+  ag_result host_free(void* pointer) override;
+  ag_result mem_info(size_t* free_bytes, size_t* total_bytes) override;
+  ag_result copy(CopyKind kind, void* dst, const void* src, size_t bytes, void* stream) override;
+  ag_result memset8(void* dst, unsigned char value, size_t bytes, void* stream) override;
+
+  ag_result stream_create(unsigned flags, void** stream) override;
+  ag_result stream_destroy(void* stream) override;
+  ag_result stream_synchronize(void* stream) override;
+  ag_result stream_query(void* stream) override;
+  ag_result stream_wait_event(void* stream, void* event) override;
+
+  ag_result event_create(unsigned flags, void** event) override;
+  ag_result event_destroy(void* event) override;
+  ag_result event_record(void* event, void* stream) override;
+  ag_result event_synchronize(void* event) override;
+  ag_result event_query(void* event) override;
+  ag_result event_elapsed(float* milliseconds, void* start, void* end) override;
+
+  ag_result module_load(const CodeObject& code, void** module) override;
+  ag_result module_unload(void* module) override;
+  ag_result module_get_function(void* module, const char* name, void** function,
+                                std::vector<ag_param_info>& layout, bool& layout_known) override;
+  ag_result launch(void* function, const LaunchConfig& config, void** params,
+                   void* stream) override;
+
+ private:
+  ag_result create_list(ze_command_list_handle_t* list);
+  ag_result create_stream(ZeStream** stream);
+  ag_result destroy_stream(ZeStream* stream);
+  // Waits for (or, `wait` false, asks about) the work appended to the stream; its lock is held.
+  ag_result finish(ZeStream* stream, bool wait);
+  ag_result destroy_event(ZeEvent* event);
+  void reap_events();
+  // Runs `append` on the stream's list (under its lock), or on the device's own list followed by
+  // a wait when `stream` is nullptr.
+  template <typename Append>
+  ag_result on_stream(void* stream, Append&& append);
+
+  const LevelZeroFunctions& ze_;
+  ze_context_handle_t context_;
+  ze_device_handle_t device_;
+  ag_device_properties properties_{};
+  uint64_t timer_resolution_ns_ = 1;
+  uint32_t timestamp_bits_ = 64;
+
+  std::mutex sync_mutex_;  // creates the device's own stream
+  ZeStream* sync_stream_ = nullptr;
+  std::mutex streams_mutex_;
+  std::unordered_set<ZeStream*> streams_;
+  std::mutex graveyard_mutex_;
+  std::vector<void*> graveyard_;  // events destroyed while a signal was pending
+};
+
+}  // namespace anygpu::level_zero

@@ -1,0 +1,51 @@
+// Level Zero modules from SPIR-V, with the build log kept for the error detail; kernels with the
+// parameter layout read from the SPIR-V itself; and launches that set a kernel's arguments and
+// group size and append it, one thread at a time per kernel.
+#pragma once
+
+#include <anygpu/anygpu.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "../../shim/backend.h"
+#include "../../shim/code_object.h"
+#include "level_zero_api.h"
+
+namespace anygpu::level_zero {
+
+struct ZeFunction {
+  ze_kernel_handle_t kernel = nullptr;
+  std::vector<ag_param_info> layout;  // the user's parameters
+  bool layout_known = false;
+  // anygpu's SPIR-V kernels take the dynamic shared memory as one more, trailing, __local pointer.
+  bool dynamic_shared = false;
+  uint32_t dynamic_shared_index = 0;
+  // The kernel object holds arguments and group size until the launch is appended: a launch
+  // holds this lock from its first setting to the append.
+  std::mutex mutex;
+  uint32_t group[3] = {0, 0, 0};  // the group size last set
+};
+
+struct ZeModule {
+  ze_module_handle_t module = nullptr;
+  std::vector<unsigned char> image;
+  std::mutex mutex;
+  std::map<std::string, std::unique_ptr<ZeFunction>> functions;
+};
+
+ag_result load_ze_module(const LevelZeroFunctions& ze, ze_context_handle_t context,
+                         ze_device_handle_t device, const CodeObject& code, ZeModule** module);
+// Destroys the module's kernels, then the module.
+ag_result unload_ze_module(const LevelZeroFunctions& ze, ZeModule* module);
+// The module's kernel `name`, created on first use and kept until the module is unloaded.
+ag_result get_ze_function(const LevelZeroFunctions& ze, ZeModule* module, const char* name,
+                          ZeFunction** function);
+ag_result append_ze_launch(const LevelZeroFunctions& ze, ZeFunction* function,
+                           const LaunchConfig& config, void** params,
+                           ze_command_list_handle_t list);
+
+}  // namespace anygpu::level_zero

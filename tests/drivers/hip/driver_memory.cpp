@@ -1,0 +1,182 @@
+// Device and page-locked host memory (both host memory of the CPU backend), copies and memset.
+// Device pointers are checked against the allocations, as a real runtime rejects a pointer it did
+// not allocate; the host side of a copy may be any memory.
+#include "driver_objects.h"
+#include "driver_state.h"
+
+namespace anygpu::hip_test_driver {
+namespace {
+
+constexpr unsigned kHostMallocFlags = hipHostMallocPortable | hipHostMallocMapped |
+                                      hipHostMallocWriteCombined | hipHostMallocNumaUser |
+                                      hipHostMallocCoherent | hipHostMallocNonCoherent;
+
+hipError_t allocate(int device, size_t bytes, bool host, void** pointer) {
+  Objects& o = objects();
+  if (!host) {
+    std::lock_guard<std::mutex> lock(o.mutex);
+    if (bytes > kDeviceMemoryBytes - o.device_bytes[device]) return hipErrorOutOfMemory;
+    o.device_bytes[device] += bytes;  // reserved before the allocation, so racing calls see it
+  }
+  void* allocated = nullptr;
+  const ag_result r =
+      host ? cpu().host_alloc(bytes, &allocated) : cpu().mem_alloc(bytes, &allocated);
+  std::lock_guard<std::mutex> lock(o.mutex);
+  if (r != AG_SUCCESS) {
+    if (!host) o.device_bytes[device] -= bytes;
+    return hipErrorOutOfMemory;
+  }
+  o.allocations[reinterpret_cast<uintptr_t>(allocated)] = Allocation{device, bytes, host};
+  *pointer = allocated;
+  return hipSuccess;
+}
+
+// Only the start of an allocation of the same kind frees it; NULL frees nothing. As in HIP, the
+// allocation's device finishes its work first.
+hipError_t release(void* pointer, bool host) {
+  if (!pointer) return hipSuccess;
+  Objects& o = objects();
+  int device = 0;
+  {
+    std::lock_guard<std::mutex> lock(o.mutex);
+    const auto found = o.allocations.find(reinterpret_cast<uintptr_t>(pointer));
+    if (found == o.allocations.end() || found->second.host != host) return hipErrorInvalidValue;
+    device = found->second.device;
+  }
+  synchronize_device(device);
+  {
+    std::lock_guard<std::mutex> lock(o.mutex);
+    const auto found = o.allocations.find(reinterpret_cast<uintptr_t>(pointer));
+    if (found == o.allocations.end()) return hipErrorInvalidValue;  // freed meanwhile
+    if (!host) o.device_bytes[device] -= found->second.bytes;
+    o.allocations.erase(found);
+  }
+  return from_cpu(host ? cpu().host_free(pointer) : cpu().mem_free(pointer));
+}
+
+bool accessible(const void* pointer, size_t bytes) {
+  if (bytes == 0) return true;
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  return objects().accessible(pointer, bytes);
+}
+
+hipError_t copy(CopyKind kind, void* dst, const void* src, size_t bytes, hipStream_t stream) {
+  const bool dst_device = kind != CopyKind::device_to_host;
+  const bool src_device = kind != CopyKind::host_to_device;
+  if (bytes && (!dst || !src)) return hipErrorInvalidValue;
+  if ((dst_device && !accessible(dst, bytes)) || (src_device && !accessible(src, bytes)))
+    return hipErrorInvalidValue;
+  int device = 0;
+  std::shared_ptr<Stream> on;
+  if (hipError_t r = stream_for_work(stream, &device, &on)) return r;
+  if (bytes == 0) return hipSuccess;
+  return from_cpu(cpu().copy(kind, dst, src, bytes, on ? on->native : nullptr));
+}
+
+hipError_t memset8(void* dst, unsigned char value, size_t count, hipStream_t stream) {
+  if (!accessible(dst, count)) return hipErrorInvalidValue;
+  int device = 0;
+  std::shared_ptr<Stream> on;
+  if (hipError_t r = stream_for_work(stream, &device, &on)) return r;
+  if (count == 0) return hipSuccess;
+  return from_cpu(cpu().memset8(dst, value, count, on ? on->native : nullptr));
+}
+
+}  // namespace
+
+}  // namespace anygpu::hip_test_driver
+
+// The entry points: beside their declarations, so that a definition whose signature differs
+// does not compile.
+namespace anygpu::hip {
+
+using namespace hip_test_driver;
+
+// On the calling thread's current device. 0 bytes: NULL, and success, as in HIP.
+ANYGPU_HIP_TEST_API hipError_t hipMalloc(void** pointer, size_t bytes) {
+  DRIVER_ENTRY(hipMalloc);
+  if (!pointer) return hipErrorInvalidValue;
+  int device = 0;
+  if (hipError_t r = current_device(&device)) return r;
+  *pointer = nullptr;
+  if (bytes == 0) return hipSuccess;
+  return allocate(device, bytes, false, pointer);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipFree(void* pointer) {
+  DRIVER_ENTRY(hipFree);
+  return release(pointer, false);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipHostMalloc(void** pointer, size_t bytes, unsigned flags) {
+  DRIVER_ENTRY(hipHostMalloc);
+  if (!pointer || (flags & ~kHostMallocFlags)) return hipErrorInvalidValue;
+  int device = 0;
+  if (hipError_t r = current_device(&device)) return r;
+  *pointer = nullptr;
+  if (bytes == 0) return hipSuccess;
+  return allocate(device, bytes, true, pointer);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipHostFree(void* pointer) {
+  DRIVER_ENTRY(hipHostFree);
+  return release(pointer, true);
+}
+
+// Of the calling thread's current device.
+ANYGPU_HIP_TEST_API hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  DRIVER_ENTRY(hipMemGetInfo);
+  if (!free_bytes || !total_bytes) return hipErrorInvalidValue;
+  int device = 0;
+  if (hipError_t r = current_device(&device)) return r;
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  *free_bytes = kDeviceMemoryBytes - objects().device_bytes[device];
+  *total_bytes = kDeviceMemoryBytes;
+  return hipSuccess;
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, const void* src, size_t bytes) {
+  DRIVER_ENTRY(hipMemcpyHtoD);
+  return copy(CopyKind::host_to_device, dst, src, bytes, nullptr);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemcpyDtoH(void* dst, hipDeviceptr_t src, size_t bytes) {
+  DRIVER_ENTRY(hipMemcpyDtoH);
+  return copy(CopyKind::device_to_host, dst, src, bytes, nullptr);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t bytes) {
+  DRIVER_ENTRY(hipMemcpyDtoD);
+  return copy(CopyKind::device_to_device, dst, src, bytes, nullptr);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, const void* src, size_t bytes,
+                                                  hipStream_t stream) {
+  DRIVER_ENTRY(hipMemcpyHtoDAsync);
+  return copy(CopyKind::host_to_device, dst, src, bytes, stream);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemcpyDtoHAsync(void* dst, hipDeviceptr_t src, size_t bytes,
+                                                  hipStream_t stream) {
+  DRIVER_ENTRY(hipMemcpyDtoHAsync);
+  return copy(CopyKind::device_to_host, dst, src, bytes, stream);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src,
+                                                  size_t bytes, hipStream_t stream) {
+  DRIVER_ENTRY(hipMemcpyDtoDAsync);
+  return copy(CopyKind::device_to_device, dst, src, bytes, stream);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemsetD8(hipDeviceptr_t dst, unsigned char value, size_t count) {
+  DRIVER_ENTRY(hipMemsetD8);
+  return memset8(dst, value, count, nullptr);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemsetD8Async(hipDeviceptr_t dst, unsigned char value,
+                                                size_t count, hipStream_t stream) {
+  DRIVER_ENTRY(hipMemsetD8Async);
+  return memset8(dst, value, count, stream);
+}
+
+}  // namespace anygpu::hip

@@ -1,0 +1,186 @@
+// Streams (asynchronous CPU streams) and events. The null stream (NULL, hipStreamPerThread) of the
+// calling thread's current device runs its work to completion after the device's blocking streams'
+// work; an event recorded on it is recorded on a stream of the runtime's own and waited for.
+#include "driver_objects.h"
+#include "driver_state.h"
+
+namespace anygpu::hip_test_driver {
+namespace {
+
+constexpr unsigned kStreamFlags = hipStreamNonBlocking;
+constexpr unsigned kEventFlags = hipEventBlockingSync | hipEventDisableTiming |
+                                 hipEventInterprocess | hipEventReleaseToDevice |
+                                 hipEventReleaseToSystem;
+
+hipError_t find_stream(hipStream_t handle, std::shared_ptr<Stream>* stream) {
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  *stream = objects().stream(handle);
+  return *stream ? hipSuccess : hipErrorInvalidHandle;
+}
+
+hipError_t find_event(hipEvent_t handle, std::shared_ptr<Event>* event) {
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  *event = objects().event(handle);
+  return *event ? hipSuccess : hipErrorInvalidHandle;
+}
+
+}  // namespace
+
+}  // namespace anygpu::hip_test_driver
+
+// The entry points: beside their declarations, so that a definition whose signature differs
+// does not compile.
+namespace anygpu::hip {
+
+using namespace hip_test_driver;
+
+// On the calling thread's current device.
+ANYGPU_HIP_TEST_API hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned flags) {
+  DRIVER_ENTRY(hipStreamCreateWithFlags);
+  if (!stream || (flags & ~kStreamFlags)) return hipErrorInvalidValue;
+  int device = 0;
+  if (hipError_t r = current_device(&device)) return r;
+  void* native = nullptr;
+  if (hipError_t r = from_cpu(cpu().stream_create(flags, &native))) return r;
+  std::shared_ptr<Stream> created(new Stream{device, native, flags});
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  objects().streams[created.get()] = created;
+  *stream = handle_of<hipStream_t>(created.get());
+  return hipSuccess;
+}
+
+// Pending work finishes first (the CPU stream's destructor waits for it).
+ANYGPU_HIP_TEST_API hipError_t hipStreamDestroy(hipStream_t stream) {
+  DRIVER_ENTRY(hipStreamDestroy);
+  std::shared_ptr<Stream> taken;
+  {
+    Objects& o = objects();
+    std::lock_guard<std::mutex> lock(o.mutex);
+    const auto found = o.streams.find(stream);
+    if (found == o.streams.end()) return hipErrorInvalidHandle;
+    taken = std::move(found->second);
+    o.streams.erase(found);
+  }
+  return hipSuccess;  // `taken` is destroyed here, outside the lock
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipStreamSynchronize(hipStream_t stream) {
+  DRIVER_ENTRY(hipStreamSynchronize);
+  if (is_null_stream(stream)) {
+    int device = 0;
+    if (hipError_t r = current_device(&device)) return r;
+    synchronize_blocking_streams(device);
+    return hipSuccess;
+  }
+  std::shared_ptr<Stream> found;
+  if (hipError_t r = find_stream(stream, &found)) return r;
+  return from_cpu(cpu().stream_synchronize(found->native));
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipStreamQuery(hipStream_t stream) {
+  DRIVER_ENTRY(hipStreamQuery);
+  if (is_null_stream(stream)) return hipSuccess;  // its work has run to completion
+  std::shared_ptr<Stream> found;
+  if (hipError_t r = find_stream(stream, &found)) return r;
+  return from_cpu(cpu().stream_query(found->native));
+}
+
+// Any device's event. The null stream waits on the host, as its work runs there to completion
+// anyway.
+ANYGPU_HIP_TEST_API hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event,
+                                                  unsigned flags) {
+  DRIVER_ENTRY(hipStreamWaitEvent);
+  if (flags != 0) return hipErrorInvalidValue;
+  std::shared_ptr<Event> waited;
+  if (hipError_t r = find_event(event, &waited)) return r;
+  if (is_null_stream(stream)) return from_cpu(cpu().event_synchronize(waited->native));
+  std::shared_ptr<Stream> found;
+  if (hipError_t r = find_stream(stream, &found)) return r;
+  return from_cpu(cpu().stream_wait_event(found->native, waited->native));
+}
+
+// On the calling thread's current device.
+ANYGPU_HIP_TEST_API hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags) {
+  DRIVER_ENTRY(hipEventCreateWithFlags);
+  if (!event || (flags & ~kEventFlags)) return hipErrorInvalidValue;
+  if ((flags & hipEventInterprocess) && !(flags & hipEventDisableTiming))
+    return hipErrorInvalidValue;
+  int device = 0;
+  if (hipError_t r = current_device(&device)) return r;
+  void* native = nullptr;
+  if (hipError_t r = from_cpu(cpu().event_create(flags, &native))) return r;
+  auto created = std::make_shared<Event>();
+  created->device = device;
+  created->native = native;
+  created->flags = flags;
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  objects().events[created.get()] = created;
+  *event = handle_of<hipEvent_t>(created.get());
+  return hipSuccess;
+}
+
+// A record still queued keeps the CPU event alive (it is reference-counted).
+ANYGPU_HIP_TEST_API hipError_t hipEventDestroy(hipEvent_t event) {
+  DRIVER_ENTRY(hipEventDestroy);
+  std::shared_ptr<Event> taken;
+  {
+    Objects& o = objects();
+    std::lock_guard<std::mutex> lock(o.mutex);
+    const auto found = o.events.find(event);
+    if (found == o.events.end()) return hipErrorInvalidHandle;
+    taken = std::move(found->second);
+    o.events.erase(found);
+  }
+  return hipSuccess;
+}
+
+// The event and the stream must be of one device (the null stream: the current device's).
+ANYGPU_HIP_TEST_API hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
+  DRIVER_ENTRY(hipEventRecord);
+  std::shared_ptr<Event> recorded;
+  if (hipError_t r = find_event(event, &recorded)) return r;
+  int device = 0;
+  std::shared_ptr<Stream> on;
+  if (hipError_t r = stream_for_work(stream, &device, &on)) return r;
+  if (recorded->device != device) return hipErrorInvalidHandle;
+  const bool on_null = !on;
+  if (on_null) on = null_stream(device);
+  if (hipError_t r = from_cpu(cpu().event_record(recorded->native, on->native))) return r;
+  recorded->recorded.store(true, std::memory_order_release);
+  // The null stream's work has run to completion, so its record completes now too: later
+  // null-stream work must not run before the timestamp is taken.
+  if (on_null) cpu().stream_synchronize(on->native);
+  return hipSuccess;
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipEventSynchronize(hipEvent_t event) {
+  DRIVER_ENTRY(hipEventSynchronize);
+  std::shared_ptr<Event> found;
+  if (hipError_t r = find_event(event, &found)) return r;
+  return from_cpu(cpu().event_synchronize(found->native));
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipEventQuery(hipEvent_t event) {
+  DRIVER_ENTRY(hipEventQuery);
+  std::shared_ptr<Event> found;
+  if (hipError_t r = find_event(event, &found)) return r;
+  return from_cpu(cpu().event_query(found->native));
+}
+
+// Both events recorded and timing: else hipErrorInvalidHandle (HIP's answer for either); not yet
+// completed: hipErrorNotReady.
+ANYGPU_HIP_TEST_API hipError_t hipEventElapsedTime(float* milliseconds, hipEvent_t start,
+                                                   hipEvent_t end) {
+  DRIVER_ENTRY(hipEventElapsedTime);
+  if (!milliseconds) return hipErrorInvalidValue;
+  std::shared_ptr<Event> first, last;
+  if (hipError_t r = find_event(start, &first)) return r;
+  if (hipError_t r = find_event(end, &last)) return r;
+  for (const auto& event : {first, last}) {
+    if ((event->flags & hipEventDisableTiming) || !event->recorded.load(std::memory_order_acquire))
+      return hipErrorInvalidHandle;
+  }
+  return from_cpu(cpu().event_elapsed(milliseconds, first->native, last->native));
+}
+
+}  // namespace anygpu::hip

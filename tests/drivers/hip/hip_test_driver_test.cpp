@@ -1,0 +1,515 @@
+// The HIP test driver on its own: dlopen'ed and called through hip_api.h's types, as the HIP
+// backend calls it, to show that it behaves as HIP's runtime does before anygpu is put on it.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "hip_test_driver_control.h"
+#include "loaders/hip/hip_api.h"
+#include "shim/bundle_ids.h"
+#include "shim/offload_bundle.h"
+
+using namespace anygpu::hip;
+
+namespace {
+
+// Values of hip_runtime_api.h that hip_api.h does not name.
+constexpr hipDeviceAttribute_t kUnknownAttribute = 100000;
+
+const char* const kDriverVariables[] = {
+    "ANYGPU_HIP_TEST_KERNELS",         "ANYGPU_HIP_TEST_ARCH",    "ANYGPU_HIP_TEST_DEVICE_COUNT",
+    "ANYGPU_HIP_TEST_RUNTIME_VERSION", "ANYGPU_HIP_TEST_MISSING", "ANYGPU_HIP_TEST_FAIL"};
+
+struct Driver {
+  void* handle = nullptr;
+  HipFunctions hip;
+  PFN_hipGetProcAddress get_proc_address = nullptr;
+  anygpu_hip_test_fail_fn fail = nullptr;
+  anygpu_hip_test_clear_failures_fn clear_failures = nullptr;
+  anygpu_hip_test_live_objects_fn live_objects = nullptr;
+  anygpu_hip_test_calls_fn calls = nullptr;
+  anygpu_hip_test_last_image_fn last_image = nullptr;
+  anygpu_hip_test_device_of_fn device_of = nullptr;
+
+  // The target id of the code object the last load took, "" before any.
+  std::string last_target(bool* from_bundle = nullptr) const {
+    char target[64] = "";
+    int bundle = -1;
+    last_image(target, sizeof target, &bundle);
+    if (from_bundle) *from_bundle = bundle == 1;
+    return target;
+  }
+};
+
+template <typename T>
+void load(void* handle, const char* name, T* pointer) {
+  *pointer = reinterpret_cast<T>(dlsym(handle, name));
+}
+
+// Opens `path` with exactly `environment` set among the driver's variables, which it reads when
+// loaded. Each driver is opened once per process and never closed, as anygpu treats runtimes.
+Driver* open_driver(const char* path,
+                    const std::vector<std::pair<const char*, std::string>>& environment) {
+  for (const char* variable : kDriverVariables) unsetenv(variable);
+  for (const auto& [name, value] : environment) setenv(name, value.c_str(), 1);
+  auto* driver = new Driver;
+  driver->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  for (const char* variable : kDriverVariables) unsetenv(variable);
+  if (!driver->handle) return driver;
+#define ANYGPU_TEST_LOAD(symbol, name, result, parameters) \
+  load(driver->handle, #symbol, &driver->hip.symbol);
+  ANYGPU_HIP_REQUIRED_FUNCTIONS(ANYGPU_TEST_LOAD)
+  ANYGPU_HIP_OPTIONAL_FUNCTIONS(ANYGPU_TEST_LOAD)
+#undef ANYGPU_TEST_LOAD
+  load(driver->handle, "hipGetProcAddress", &driver->get_proc_address);
+  load(driver->handle, "anygpu_hip_test_fail", &driver->fail);
+  load(driver->handle, "anygpu_hip_test_clear_failures", &driver->clear_failures);
+  load(driver->handle, "anygpu_hip_test_live_objects", &driver->live_objects);
+  load(driver->handle, "anygpu_hip_test_calls", &driver->calls);
+  load(driver->handle, "anygpu_hip_test_last_image", &driver->last_image);
+  load(driver->handle, "anygpu_hip_test_device_of", &driver->device_of);
+  return driver;
+}
+
+// The HIP 6.2 build with two devices.
+Driver& new_driver() {
+  static Driver* driver = open_driver(ANYGPU_HIP_TEST_DRIVER_PATH,
+                                      {{"ANYGPU_HIP_TEST_KERNELS", ANYGPU_TEST_KERNELS_PATH},
+                                       {"ANYGPU_HIP_TEST_DEVICE_COUNT", "2"},
+                                       {"ANYGPU_HIP_TEST_MISSING", "hipMemsetD8Async"}});
+  return *driver;
+}
+
+// Only the test that uses it opens it, so that its first hipInit is the one the environment fails.
+Driver& hip5_driver() {
+  static Driver* driver = open_driver(ANYGPU_HIP_TEST_HIP5_DRIVER_PATH,
+                                      {{"ANYGPU_HIP_TEST_KERNELS", ANYGPU_TEST_KERNELS_PATH},
+                                       {"ANYGPU_HIP_TEST_FAIL", "hipInit:100"},
+                                       {"ANYGPU_HIP_TEST_ARCH", "gfx1100"}});
+  return *driver;
+}
+
+// The incomplete build, without devices.
+Driver& incomplete_driver() {
+  static Driver* driver =
+      open_driver(ANYGPU_HIP_TEST_INCOMPLETE_DRIVER_PATH, {{"ANYGPU_HIP_TEST_DEVICE_COUNT", "0"}});
+  return *driver;
+}
+
+std::vector<unsigned char> read_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  return std::vector<unsigned char>((std::istreambuf_iterator<char>(file)),
+                                    std::istreambuf_iterator<char>());
+}
+
+// The gfx90a code object of the test kernels (xnack and sramecc "any"), with its ELF header's
+// xnack setting changed: 0x100 any, 0x200 off, 0x300 on (EF_AMDGPU_FEATURE_XNACK_V4).
+std::vector<unsigned char> gfx90a_code_object(unsigned xnack = 0x100) {
+  std::vector<unsigned char> code = read_file(ANYGPU_HIP_TEST_GFX90A_PATH);
+  if (code.size() < 64) return {};
+  uint32_t flags;
+  memcpy(&flags, code.data() + 48, sizeof flags);  // e_flags
+  flags = (flags & ~0x300u) | xnack;
+  memcpy(code.data() + 48, &flags, sizeof flags);
+  return code;
+}
+
+#define SKIP_WITHOUT(code, path) \
+  if ((code).empty()) GTEST_SKIP() << path << " was not built (no AMD kernels in this build)"
+
+// Each test runs on device 0 and leaves nothing alive.
+class HipTestDriver : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_NE(nullptr, d.handle) << dlerror();
+    ASSERT_EQ(hipSuccess, hip.hipInit(0));
+    ASSERT_EQ(hipSuccess, hip.hipSetDevice(0));
+    ASSERT_EQ(0, d.live_objects());
+  }
+  void TearDown() override {
+    if (!d.handle) return;
+    d.clear_failures();
+    EXPECT_EQ(0, d.live_objects()) << "a test leaked runtime objects";
+  }
+
+  Driver& d = new_driver();
+  const HipFunctions& hip = d.hip;
+};
+
+TEST_F(HipTestDriver, ExportsEveryFunctionAnygpuCalls) {
+#define ANYGPU_TEST_PRESENT(symbol, name, result, parameters) \
+  EXPECT_NE(nullptr, reinterpret_cast<void*>(hip.symbol)) << #symbol;
+  ANYGPU_HIP_REQUIRED_FUNCTIONS(ANYGPU_TEST_PRESENT)
+  ANYGPU_HIP_OPTIONAL_FUNCTIONS(ANYGPU_TEST_PRESENT)
+#undef ANYGPU_TEST_PRESENT
+  EXPECT_NE(nullptr, d.get_proc_address);
+  // Nothing of anygpu inside leaks out.
+  EXPECT_EQ(nullptr, dlsym(d.handle, "agInit"));
+}
+
+TEST_F(HipTestDriver, ReportsItsVersionsAndDevices) {
+  int version = 0;
+  ASSERT_EQ(hipSuccess, hip.hipRuntimeGetVersion(&version));
+  EXPECT_EQ(60200000, version);
+  ASSERT_EQ(hipSuccess, hip.hipDriverGetVersion(&version));
+  EXPECT_EQ(60200000, version);
+  int count = 0;
+  ASSERT_EQ(hipSuccess, hip.hipGetDeviceCount(&count));
+  EXPECT_EQ(2, count);
+  char name[64];
+  ASSERT_EQ(hipSuccess, hip.hipDeviceGetName(name, sizeof name, 1));
+  EXPECT_STREQ("anygpu HIP test device 1", name);
+  EXPECT_EQ(hipErrorInvalidDevice, hip.hipDeviceGetName(name, sizeof name, 2));
+  size_t total = 0;
+  ASSERT_EQ(hipSuccess, hip.hipDeviceTotalMem(&total, 0));
+  EXPECT_EQ(size_t{16} << 30, total);
+  int value = 0;
+  ASSERT_EQ(hipSuccess, hip.hipDeviceGetAttribute(&value, hipDeviceAttributeWarpSize, 0));
+  EXPECT_EQ(64, value);
+  ASSERT_EQ(hipSuccess, hip.hipDeviceGetAttribute(&value, hipDeviceAttributeMaxBlockDimZ, 0));
+  EXPECT_EQ(1024, value);
+  ASSERT_EQ(hipSuccess,
+            hip.hipDeviceGetAttribute(&value, hipDeviceAttributeMaxSharedMemoryPerBlock, 0));
+  EXPECT_EQ(65536, value);
+  ASSERT_EQ(hipSuccess,
+            hip.hipDeviceGetAttribute(&value, hipDeviceAttributeComputeCapabilityMajor, 0));
+  EXPECT_EQ(9, value);
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipDeviceGetAttribute(&value, kUnknownAttribute, 0));
+}
+
+TEST_F(HipTestDriver, WritesBothPropertiesLayoutsToTheirOwnSize) {
+  // HIP 5's layout: 792 bytes, gcnArchName at 396; HIP 6's: 1472 bytes, gcnArchName at 1160.
+  std::vector<unsigned char> buffer(kPropertiesBufferBytes, 0xee);
+  ASSERT_EQ(hipSuccess, hip.hipGetDeviceProperties(buffer.data(), 0));
+  EXPECT_STREQ("anygpu HIP test device 0", reinterpret_cast<char*>(buffer.data()));
+  EXPECT_STREQ("gfx90a:sramecc+:xnack-",
+               reinterpret_cast<char*>(buffer.data() + kR0000GcnArchNameOffset));
+  EXPECT_NE(0xee, buffer[791]);  // zeroed padding at least
+  EXPECT_EQ(0xee, buffer[792]);
+  std::fill(buffer.begin(), buffer.end(), 0xee);
+  ASSERT_EQ(hipSuccess, hip.hipGetDevicePropertiesR0600(buffer.data(), 1));
+  EXPECT_STREQ("anygpu HIP test device 1", reinterpret_cast<char*>(buffer.data()));
+  EXPECT_STREQ("gfx90a:sramecc+:xnack-",
+               reinterpret_cast<char*>(buffer.data() + kR0600GcnArchNameOffset));
+  EXPECT_EQ(0xee, buffer[1472]);
+  EXPECT_EQ(hipErrorInvalidDevice, hip.hipGetDeviceProperties(buffer.data(), 2));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipGetDeviceProperties(nullptr, 0));
+}
+
+TEST_F(HipTestDriver, TheCurrentDeviceIsPerThread) {
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(1));
+  int device = -1, seen = -1;
+  std::thread other([&] { hip.hipGetDevice(&seen); });
+  other.join();
+  EXPECT_EQ(0, seen);  // a new thread starts on device 0
+  ASSERT_EQ(hipSuccess, hip.hipGetDevice(&device));
+  EXPECT_EQ(1, device);
+  EXPECT_EQ(hipErrorInvalidDevice, hip.hipSetDevice(2));
+  // Memory comes from the current device.
+  void* pointer = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipMalloc(&pointer, 4096));
+  EXPECT_EQ(1, d.device_of(pointer));
+  EXPECT_EQ(1, d.device_of(static_cast<char*>(pointer) + 4095));
+  EXPECT_EQ(-1, d.device_of(static_cast<char*>(pointer) + 4096));
+  size_t free1 = 0, free0 = 0, total = 0;
+  ASSERT_EQ(hipSuccess, hip.hipMemGetInfo(&free1, &total));
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(0));
+  ASSERT_EQ(hipSuccess, hip.hipMemGetInfo(&free0, &total));
+  EXPECT_EQ(free0 - 4096, free1);
+  EXPECT_EQ(hipSuccess, hip.hipFree(pointer));
+}
+
+TEST_F(HipTestDriver, CopiesAndSetsMemoryInsideAllocationsOnly) {
+  void *a = nullptr, *b = nullptr, *host = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipMalloc(&a, 256));
+  ASSERT_EQ(hipSuccess, hip.hipMalloc(&b, 256));
+  ASSERT_EQ(hipSuccess, hip.hipHostMalloc(&host, 256, hipHostMallocDefault));
+  std::vector<unsigned char> in(256), out(256);
+  for (int i = 0; i < 256; ++i) in[i] = static_cast<unsigned char>(i);
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyHtoD(a, in.data(), 256));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyDtoD(b, a, 256));
+  EXPECT_EQ(hipSuccess, hip.hipMemsetD8(b, 7, 16));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyDtoH(out.data(), b, 256));
+  EXPECT_EQ(7, out[15]);
+  EXPECT_EQ(16, out[16]);
+  EXPECT_EQ(255, out[255]);
+  // Past the end, or memory the runtime did not allocate.
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemcpyHtoD(static_cast<char*>(a) + 1, in.data(), 256));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemcpyDtoH(out.data(), in.data(), 16));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemsetD8(out.data(), 0, 16));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipFree(static_cast<char*>(a) + 1));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipFree(host));              // not hipMalloc's
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipHostFree(a));             // not hipHostMalloc's
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyHtoD(host, in.data(), 256));  // pinned memory counts
+  EXPECT_EQ(hipSuccess, hip.hipFree(nullptr));
+  void* none = reinterpret_cast<void*>(1);
+  EXPECT_EQ(hipSuccess, hip.hipMalloc(&none, 0));
+  EXPECT_EQ(nullptr, none);
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipHostMalloc(&none, 16, 0x8));
+  EXPECT_EQ(hipSuccess, hip.hipFree(a));
+  EXPECT_EQ(hipSuccess, hip.hipFree(b));
+  EXPECT_EQ(hipSuccess, hip.hipHostFree(host));
+}
+
+TEST_F(HipTestDriver, StreamsAndEventsTime) {
+  hipStream_t stream = nullptr;
+  hipEvent_t start = nullptr, end = nullptr, untimed = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipStreamCreateWithFlags(&stream, hipStreamNonBlocking));
+  ASSERT_EQ(hipSuccess, hip.hipEventCreateWithFlags(&start, hipEventDefault));
+  ASSERT_EQ(hipSuccess, hip.hipEventCreateWithFlags(&end, hipEventDefault));
+  ASSERT_EQ(hipSuccess, hip.hipEventCreateWithFlags(&untimed, hipEventDisableTiming));
+  float ms = -1;
+  EXPECT_EQ(hipErrorInvalidHandle, hip.hipEventElapsedTime(&ms, start, end));  // not recorded
+  EXPECT_EQ(hipSuccess, hip.hipEventRecord(start, stream));
+  EXPECT_EQ(hipSuccess, hip.hipEventRecord(end, stream));
+  EXPECT_EQ(hipSuccess, hip.hipEventRecord(untimed, nullptr));
+  EXPECT_EQ(hipSuccess, hip.hipStreamWaitEvent(stream, untimed, 0));
+  EXPECT_EQ(hipSuccess, hip.hipEventSynchronize(end));
+  EXPECT_EQ(hipSuccess, hip.hipEventQuery(end));
+  EXPECT_EQ(hipSuccess, hip.hipEventElapsedTime(&ms, start, end));
+  EXPECT_GE(ms, 0);
+  EXPECT_EQ(hipErrorInvalidHandle, hip.hipEventElapsedTime(&ms, start, untimed));
+  EXPECT_EQ(hipSuccess, hip.hipStreamSynchronize(stream));
+  EXPECT_EQ(hipSuccess, hip.hipStreamQuery(stream));
+  EXPECT_EQ(hipSuccess, hip.hipStreamSynchronize(nullptr));
+  EXPECT_EQ(hipSuccess, hip.hipDeviceSynchronize());
+  // An event of device 1 is not recorded on device 0's stream.
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(1));
+  hipEvent_t other = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipEventCreateWithFlags(&other, hipEventDefault));
+  EXPECT_EQ(hipErrorInvalidHandle, hip.hipEventRecord(other, stream));
+  EXPECT_EQ(hipSuccess, hip.hipEventDestroy(other));
+  EXPECT_EQ(hipSuccess, hip.hipSetDevice(0));
+  for (hipEvent_t event : {start, end, untimed}) EXPECT_EQ(hipSuccess, hip.hipEventDestroy(event));
+  EXPECT_EQ(hipSuccess, hip.hipStreamDestroy(stream));
+  EXPECT_EQ(hipErrorInvalidHandle, hip.hipStreamDestroy(stream));
+  EXPECT_EQ(hipErrorInvalidHandle, hip.hipEventDestroy(start));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipStreamCreateWithFlags(&stream, 0x10));
+}
+
+// saxpy through `function`: y = 2 x + y on 256 floats, with `params` or HIP's `extra` buffer.
+void run_saxpy(const HipFunctions& hip, hipFunction_t function, bool packed) {
+  constexpr int n = 256;
+  std::vector<float> x(n), y(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i);
+    y[i] = 1;
+  }
+  void *dx = nullptr, *dy = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipMalloc(&dx, n * sizeof(float)));
+  ASSERT_EQ(hipSuccess, hip.hipMalloc(&dy, n * sizeof(float)));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyHtoD(dx, x.data(), n * sizeof(float)));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyHtoD(dy, y.data(), n * sizeof(float)));
+  int count = n;
+  float a = 2;
+  if (packed) {
+    struct {
+      int n;
+      float a;
+      void* x;
+      void* y;
+    } arguments{count, a, dx, dy};
+    size_t size = sizeof arguments;
+    void* extra[] = {reinterpret_cast<void*>(1), &arguments, reinterpret_cast<void*>(2), &size,
+                     reinterpret_cast<void*>(3)};
+    EXPECT_EQ(hipSuccess,
+              hip.hipModuleLaunchKernel(function, 1, 1, 1, n, 1, 1, 0, nullptr, nullptr, extra));
+  } else {
+    void* params[] = {&count, &a, &dx, &dy};
+    EXPECT_EQ(hipSuccess,
+              hip.hipModuleLaunchKernel(function, 1, 1, 1, n, 1, 1, 0, nullptr, params, nullptr));
+  }
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyDtoH(y.data(), dy, n * sizeof(float)));
+  for (int i = 0; i < n; ++i) ASSERT_EQ(2.0f * i + 1, y[i]) << i;
+  EXPECT_EQ(hipSuccess, hip.hipFree(dx));
+  EXPECT_EQ(hipSuccess, hip.hipFree(dy));
+}
+
+TEST_F(HipTestDriver, LoadsACodeObjectThatFitsAndRunsItsKernels) {
+  const std::vector<unsigned char> code = gfx90a_code_object();
+  SKIP_WITHOUT(code, ANYGPU_HIP_TEST_GFX90A_PATH);
+  hipModule_t module = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipModuleLoadData(&module, code.data()));
+  bool from_bundle = true;
+  EXPECT_EQ("gfx90a", d.last_target(&from_bundle));  // xnack and sramecc unstated
+  EXPECT_FALSE(from_bundle);
+  EXPECT_EQ(static_cast<long>(code.size()), d.last_image(nullptr, 0, nullptr));
+  hipFunction_t saxpy = nullptr, again = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipModuleGetFunction(&saxpy, module, "saxpy"));
+  ASSERT_EQ(hipSuccess, hip.hipModuleGetFunction(&again, module, "saxpy"));
+  EXPECT_EQ(saxpy, again);
+  EXPECT_EQ(hipErrorNotFound, hip.hipModuleGetFunction(&again, module, "no_such_kernel"));
+  run_saxpy(hip, saxpy, false);
+  run_saxpy(hip, saxpy, true);
+  int n = 1;
+  float a = 1;
+  void* params[] = {&n, &a, &n, &n};
+  EXPECT_EQ(hipErrorInvalidValue,  // 1025 threads
+            hip.hipModuleLaunchKernel(saxpy, 1, 1, 1, 1025, 1, 1, 0, nullptr, params, nullptr));
+  EXPECT_EQ(hipErrorInvalidValue,  // more shared memory than a block has
+            hip.hipModuleLaunchKernel(saxpy, 1, 1, 1, 1, 1, 1, 65537, nullptr, params, nullptr));
+  EXPECT_EQ(hipErrorInvalidValue,  // no arguments
+            hip.hipModuleLaunchKernel(saxpy, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr));
+  // A function of device 0 does not run on device 1.
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(1));
+  EXPECT_EQ(hipErrorInvalidHandle,
+            hip.hipModuleLaunchKernel(saxpy, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr));
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(0));
+  EXPECT_EQ(hipSuccess, hip.hipModuleUnload(module));
+  EXPECT_EQ(hipErrorInvalidHandle, hip.hipModuleUnload(module));
+  EXPECT_EQ(hipErrorInvalidHandle, hip.hipModuleGetFunction(&again, module, "saxpy"));
+}
+
+TEST_F(HipTestDriver, RefusesCodeObjectsForAnotherTarget) {
+  const std::vector<unsigned char> xnack_on = gfx90a_code_object(0x300);
+  SKIP_WITHOUT(xnack_on, ANYGPU_HIP_TEST_GFX90A_PATH);
+  hipModule_t module = nullptr;
+  // The device is gfx90a:sramecc+:xnack-.
+  EXPECT_EQ(hipErrorNoBinaryForGpu, hip.hipModuleLoadData(&module, xnack_on.data()));
+  EXPECT_EQ(nullptr, module);
+  const std::vector<unsigned char> gfx1100 = read_file(ANYGPU_HIP_TEST_GFX1100_PATH);
+  SKIP_WITHOUT(gfx1100, ANYGPU_HIP_TEST_GFX1100_PATH);
+  EXPECT_EQ(hipErrorNoBinaryForGpu, hip.hipModuleLoadData(&module, gfx1100.data()));
+  const std::vector<unsigned char> xnack_off = gfx90a_code_object(0x200);
+  ASSERT_EQ(hipSuccess, hip.hipModuleLoadData(&module, xnack_off.data()));
+  EXPECT_EQ("gfx90a:xnack-", d.last_target());
+  EXPECT_EQ(hipSuccess, hip.hipModuleUnload(module));
+  // Not a code object at all.
+  const char text[] = "not a code object";
+  EXPECT_EQ(hipErrorInvalidImage, hip.hipModuleLoadData(&module, text));
+  EXPECT_EQ(hipErrorInvalidImage,
+            hip.hipModuleLoadData(&module, read_file(ANYGPU_TEST_KERNELS_PATH).data()));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipModuleLoadData(&module, nullptr));
+}
+
+TEST_F(HipTestDriver, TakesTheFittingEntryOfABundle) {
+  const std::vector<unsigned char> on = gfx90a_code_object(0x300), off = gfx90a_code_object(0x200);
+  SKIP_WITHOUT(on, ANYGPU_HIP_TEST_GFX90A_PATH);
+  std::vector<unsigned char> bundle;
+  std::string error;
+  ASSERT_TRUE(anygpu::write_offload_bundle(
+      {{"host-x86_64-unknown-linux-gnu", nullptr, 0},
+       {"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+", on.data(), on.size()},
+       {"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-", off.data(), off.size()}},
+      &bundle, &error))
+      << error;
+  hipModule_t module = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipModuleLoadData(&module, bundle.data()));
+  bool from_bundle = false;
+  EXPECT_EQ("gfx90a:xnack-", d.last_target(&from_bundle));
+  EXPECT_TRUE(from_bundle);
+  hipFunction_t saxpy = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipModuleGetFunction(&saxpy, module, "saxpy"));
+  run_saxpy(hip, saxpy, false);
+  EXPECT_EQ(hipSuccess, hip.hipModuleUnload(module));
+  // Only the xnack+ entry: nothing for this device.
+  ASSERT_TRUE(anygpu::write_offload_bundle(
+      {{"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+", on.data(), on.size()}}, &bundle, &error));
+  EXPECT_EQ(hipErrorNoBinaryForGpu, hip.hipModuleLoadData(&module, bundle.data()));
+}
+
+TEST_F(HipTestDriver, GetProcAddressAnswersByVersion) {
+  void* function = nullptr;
+  hipDriverProcAddressQueryResult status = -1;
+  ASSERT_EQ(hipSuccess, d.get_proc_address("hipMalloc", &function, kRequestedApiVersion,
+                                           HIP_GET_PROC_ADDRESS_DEFAULT, &status));
+  EXPECT_EQ(HIP_GET_PROC_ADDRESS_SUCCESS, status);
+  EXPECT_EQ(reinterpret_cast<void*>(hip.hipMalloc), function);
+  // HIP 6 programs get the R0600 layout under the plain name; HIP 5 ones the old.
+  ASSERT_EQ(hipSuccess, d.get_proc_address("hipGetDeviceProperties", &function, 600, 0, &status));
+  EXPECT_EQ(reinterpret_cast<void*>(hip.hipGetDevicePropertiesR0600), function);
+  ASSERT_EQ(hipSuccess, d.get_proc_address("hipGetDeviceProperties", &function,
+                                           kLegacyPropertiesApiVersion, 0, &status));
+  EXPECT_EQ(reinterpret_cast<void*>(hip.hipGetDeviceProperties), function);
+  // Too new for the version asked.
+  EXPECT_EQ(hipErrorNotFound,
+            d.get_proc_address("hipGetDevicePropertiesR0600", &function, 503, 0, &status));
+  EXPECT_EQ(HIP_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT, status);
+  EXPECT_EQ(nullptr, function);
+  // Named in ANYGPU_HIP_TEST_MISSING, or not there at all; dlsym still finds the former.
+  EXPECT_EQ(hipErrorNotFound, d.get_proc_address("hipMemsetD8Async", &function, 600, 0, &status));
+  EXPECT_EQ(HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND, status);
+  EXPECT_NE(nullptr, reinterpret_cast<void*>(hip.hipMemsetD8Async));
+  EXPECT_EQ(hipErrorNotFound, d.get_proc_address("hipNoSuchThing", &function, 600, 0, &status));
+  EXPECT_EQ(hipErrorInvalidValue, d.get_proc_address("hipMalloc", &function, 600, 8, &status));
+}
+
+TEST_F(HipTestDriver, FailsTheChosenCallAndCountsCalls) {
+  EXPECT_EQ(-1, d.fail("hipNoSuchThing", 2, 1));
+  EXPECT_EQ(-1, d.fail("hipMalloc", 0, 1));
+  EXPECT_EQ(-1, d.fail("hipMalloc", 2, 0));
+  const long before = d.calls("hipMalloc");
+  ASSERT_EQ(0, d.fail("hipMalloc", hipErrorOutOfMemory, 2));
+  void *first = nullptr, *second = nullptr;
+  EXPECT_EQ(hipSuccess, hip.hipMalloc(&first, 64));
+  EXPECT_EQ(hipErrorOutOfMemory, hip.hipMalloc(&second, 64));
+  EXPECT_EQ(nullptr, second);
+  EXPECT_EQ(hipSuccess, hip.hipMalloc(&second, 64));
+  EXPECT_EQ(before + 3, d.calls("hipMalloc"));
+  EXPECT_EQ(-1, d.calls("hipNoSuchThing"));
+  ASSERT_EQ(0, d.fail("hipFree", hipErrorInvalidValue, 1));
+  d.clear_failures();
+  EXPECT_EQ(hipSuccess, hip.hipFree(first));
+  EXPECT_EQ(hipSuccess, hip.hipFree(second));
+  // Names and texts, also of results the table does not hold.
+  EXPECT_STREQ("hipErrorNoBinaryForGpu", hip.hipGetErrorName(hipErrorNoBinaryForGpu));
+  EXPECT_STREQ("out of memory", hip.hipGetErrorString(hipErrorOutOfMemory));
+  EXPECT_STREQ("hipErrorUnknown", hip.hipGetErrorName(12345));
+  ASSERT_EQ(0, d.fail("hipGetErrorName", hipErrorUnknown, 1));
+  EXPECT_EQ(nullptr, hip.hipGetErrorName(hipSuccess));
+}
+
+TEST(HipTestDriverHip5, HasNeitherGetProcAddressNorTheHip6Layout) {
+  Driver& d = hip5_driver();
+  ASSERT_NE(nullptr, d.handle) << dlerror();
+  EXPECT_EQ(nullptr, d.get_proc_address);
+  EXPECT_EQ(nullptr, reinterpret_cast<void*>(d.hip.hipGetDevicePropertiesR0600));
+  EXPECT_EQ(hipErrorNoDevice, d.hip.hipInit(0));  // ANYGPU_HIP_TEST_FAIL=hipInit:100
+  EXPECT_EQ(hipSuccess, d.hip.hipInit(0));        // once
+  int version = 0;
+  ASSERT_EQ(hipSuccess, d.hip.hipRuntimeGetVersion(&version));
+  EXPECT_EQ(50322000, version);
+  EXPECT_EQ(-1, d.calls("hipGetProcAddress"));
+  // An RDNA device runs wave32.
+  int value = 0;
+  ASSERT_EQ(hipSuccess, d.hip.hipDeviceGetAttribute(&value, hipDeviceAttributeWarpSize, 0));
+  EXPECT_EQ(32, value);
+  ASSERT_EQ(hipSuccess,
+            d.hip.hipDeviceGetAttribute(&value, hipDeviceAttributeComputeCapabilityMajor, 0));
+  EXPECT_EQ(11, value);
+  std::vector<char> properties(kPropertiesBufferBytes);
+  ASSERT_EQ(hipSuccess, d.hip.hipGetDeviceProperties(properties.data(), 0));
+  EXPECT_STREQ("gfx1100", properties.data() + kR0000GcnArchNameOffset);
+  const std::vector<unsigned char> gfx1100 = read_file(ANYGPU_HIP_TEST_GFX1100_PATH);
+  SKIP_WITHOUT(gfx1100, ANYGPU_HIP_TEST_GFX1100_PATH);
+  hipModule_t module = nullptr;
+  ASSERT_EQ(hipSuccess, d.hip.hipModuleLoadData(&module, gfx1100.data()));
+  EXPECT_EQ("gfx1100", d.last_target());
+  EXPECT_EQ(hipSuccess, d.hip.hipModuleUnload(module));
+}
+
+TEST(HipTestDriverIncomplete, LacksTwoRequiredFunctionsAndHasNoDevice) {
+  Driver& d = incomplete_driver();
+  ASSERT_NE(nullptr, d.handle) << dlerror();
+  EXPECT_EQ(nullptr, reinterpret_cast<void*>(d.hip.hipModuleLaunchKernel));
+  EXPECT_EQ(nullptr, reinterpret_cast<void*>(d.hip.hipMemsetD8Async));
+  EXPECT_NE(nullptr, reinterpret_cast<void*>(d.hip.hipMemsetD8));
+  EXPECT_EQ(-1, d.calls("hipModuleLaunchKernel"));
+  EXPECT_EQ(hipSuccess, d.hip.hipInit(0));
+  int count = -1;
+  EXPECT_EQ(hipErrorNoDevice, d.hip.hipGetDeviceCount(&count));
+  EXPECT_EQ(0, count);
+  void* pointer = nullptr;
+  EXPECT_EQ(hipErrorNoDevice, d.hip.hipMalloc(&pointer, 16));
+  EXPECT_EQ(hipErrorNoDevice, d.hip.hipSetDevice(0));
+}
+
+}  // namespace

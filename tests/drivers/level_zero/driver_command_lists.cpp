@@ -1,0 +1,87 @@
+// Immediate command lists: each is a stream of the CPU backend, which runs what is appended in
+// order. Barriers, copies, fills and event signals, resets and waits.
+#include <memory>
+
+#include "driver_api.h"
+#include "driver_objects.h"
+
+namespace anygpu::level_zero_test_driver {
+
+ze_result_t zeCommandListCreateImmediate(ze_context_handle_t context, ze_device_handle_t device,
+                                         const ze_command_queue_desc_t* desc,
+                                         ze_command_list_handle_t* list) {
+  DRIVER_ENTRY(zeCommandListCreateImmediate);
+  if (!as<Context>(context, Kind::context) || !is_device(device))
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!desc || !list) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (desc->ordinal != 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  // The CPU backend's streams are in order: what anygpu asks for.
+  if (!(desc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER)) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  auto created = std::make_unique<List>();
+  if (ag_result r = cpu().stream_create(0, &created->stream)) return from_ag(r);
+  *list = reinterpret_cast<ze_command_list_handle_t>(static_cast<Object*>(created.release()));
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeCommandListDestroy(ze_command_list_handle_t list) {
+  DRIVER_ENTRY(zeCommandListDestroy);
+  List* l = as<List>(list, Kind::list);
+  if (!l) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  cpu().stream_destroy(l->stream);
+  delete l;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t list, void* dst, const void* src,
+                                          size_t size, ze_event_handle_t signal,
+                                          uint32_t wait_count, ze_event_handle_t* waits) {
+  DRIVER_ENTRY(zeCommandListAppendMemoryCopy);
+  if (!dst || !src) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  List* l = as<List>(list, Kind::list);
+  return append(l, signal, wait_count, waits, [&]() -> ze_result_t {
+    return from_ag(cpu().copy(CopyKind::device_to_device, dst, src, size, l->stream));
+  });
+}
+
+ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t list, void* pointer,
+                                          const void* pattern, size_t pattern_size, size_t size,
+                                          ze_event_handle_t signal, uint32_t wait_count,
+                                          ze_event_handle_t* waits) {
+  DRIVER_ENTRY(zeCommandListAppendMemoryFill);
+  if (!pointer || !pattern) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (pattern_size != 1) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;  // anygpu fills bytes
+  List* l = as<List>(list, Kind::list);
+  const unsigned char value = *static_cast<const unsigned char*>(pattern);
+  return append(l, signal, wait_count, waits,
+                [&] { return from_ag(cpu().memset8(pointer, value, size, l->stream)); });
+}
+
+ze_result_t zeCommandListAppendBarrier(ze_command_list_handle_t list, ze_event_handle_t signal,
+                                       uint32_t wait_count, ze_event_handle_t* waits) {
+  DRIVER_ENTRY(zeCommandListAppendBarrier);
+  return append(as<List>(list, Kind::list), signal, wait_count, waits,
+                [] { return ZE_RESULT_SUCCESS; });  // an in-order list is a barrier already
+}
+
+ze_result_t zeCommandListAppendSignalEvent(ze_command_list_handle_t list, ze_event_handle_t event) {
+  DRIVER_ENTRY(zeCommandListAppendSignalEvent);
+  return append(as<List>(list, Kind::list), event, 0, nullptr, [] { return ZE_RESULT_SUCCESS; });
+}
+
+ze_result_t zeCommandListAppendWaitOnEvents(ze_command_list_handle_t list, uint32_t count,
+                                            ze_event_handle_t* events) {
+  DRIVER_ENTRY(zeCommandListAppendWaitOnEvents);
+  return append(as<List>(list, Kind::list), nullptr, count, events,
+                [] { return ZE_RESULT_SUCCESS; });
+}
+
+ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t list, ze_event_handle_t event) {
+  DRIVER_ENTRY(zeCommandListAppendEventReset);
+  List* l = as<List>(list, Kind::list);
+  Event* e = as<Event>(event, Kind::event);
+  if (!l || !e) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  // The CPU backend's next record replaces the last one: the reset needs no work of its own.
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace anygpu::level_zero_test_driver

@@ -1,0 +1,143 @@
+// zeInit, the driver and its one device (their queries), and contexts.
+#include <cstdio>
+#include <cstring>
+
+#include "driver_api.h"
+#include "driver_objects.h"
+
+namespace anygpu::level_zero_test_driver {
+
+ze_result_t zeInit(uint32_t flags) {
+  DRIVER_ENTRY(zeInit);
+  if (flags & ~uint32_t{0x3}) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  if (flags == ZE_INIT_FLAG_VPU_ONLY) return ZE_RESULT_ERROR_UNINITIALIZED;  // a GPU, not a VPU
+  cpu();
+  reference_event();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDriverGet(uint32_t* count, ze_driver_handle_t* drivers) {
+  DRIVER_ENTRY(zeDriverGet);
+  if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (*count == 0 || !drivers) {
+    *count = 1;
+    return ZE_RESULT_SUCCESS;
+  }
+  drivers[0] = reinterpret_cast<ze_driver_handle_t>(&the_driver);
+  *count = 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDriverGetApiVersion(ze_driver_handle_t driver, uint32_t* version) {
+  DRIVER_ENTRY(zeDriverGetApiVersion);
+  if (!driver) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!version) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *version = (1u << 16) | 5u;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDriverGetProperties(ze_driver_handle_t driver, DriverProperties* properties) {
+  DRIVER_ENTRY(zeDriverGetProperties);
+  if (!driver) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!properties) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  memset(properties->uuid, 0xa9, sizeof properties->uuid);
+  properties->driverVersion = 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGet(ze_driver_handle_t driver, uint32_t* count, ze_device_handle_t* devices) {
+  DRIVER_ENTRY(zeDeviceGet);
+  if (reinterpret_cast<Driver*>(driver) != &the_driver) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (*count == 0 || !devices) {
+    *count = 1;
+    return ZE_RESULT_SUCCESS;
+  }
+  devices[0] = reinterpret_cast<ze_device_handle_t>(&the_device);
+  *count = 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetProperties(ze_device_handle_t device, ze_device_properties_t* p) {
+  DRIVER_ENTRY(zeDeviceGetProperties);
+  if (!is_device(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  void* next = p->pNext;
+  const ze_structure_type_t stype = p->stype;
+  memset(p, 0, sizeof *p);
+  p->stype = stype;
+  p->pNext = next;
+  p->type = ZE_DEVICE_TYPE_GPU;
+  p->vendorId = 0x8086;
+  p->deviceId = 0x0a90;  // made up: no Intel GPU has it
+  p->coreClockRate = 1000;
+  p->maxMemAllocSize = uint64_t{4} << 30;
+  p->maxHardwareContexts = 64;
+  p->numThreadsPerEU = 8;
+  p->physicalEUSimdWidth = 8;
+  p->numEUsPerSubslice = 8;
+  p->numSubslicesPerSlice = 2;
+  p->numSlices = 1;
+  p->timerResolution = 1;  // ns
+  p->timestampValidBits = 64;
+  p->kernelTimestampValidBits = 64;
+  snprintf(p->name, sizeof p->name, "anygpu Level Zero test device");
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t device,
+                                         ze_device_compute_properties_t* p) {
+  DRIVER_ENTRY(zeDeviceGetComputeProperties);
+  if (!is_device(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  p->maxTotalGroupSize = kMaxGroupSize;
+  p->maxGroupSizeX = kMaxGroupSizeDim[0];
+  p->maxGroupSizeY = kMaxGroupSizeDim[1];
+  p->maxGroupSizeZ = kMaxGroupSizeDim[2];
+  p->maxGroupCountX = kMaxGroupCount[0];
+  p->maxGroupCountY = kMaxGroupCount[1];
+  p->maxGroupCountZ = kMaxGroupCount[2];
+  p->maxSharedLocalMemory = kSharedLocalMemory;
+  p->numSubGroupSizes = 3;
+  p->subGroupSizes[0] = 8;
+  p->subGroupSizes[1] = 16;
+  p->subGroupSizes[2] = 32;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t device, uint32_t* count,
+                                        ze_device_memory_properties_t* p) {
+  DRIVER_ENTRY(zeDeviceGetMemoryProperties);
+  if (!is_device(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (*count == 0 || !p) {
+    *count = 1;
+    return ZE_RESULT_SUCCESS;
+  }
+  *count = 1;
+  p->flags = 0;
+  p->maxClockRate = 1000;
+  p->maxBusWidth = 64;
+  p->totalSize = uint64_t{8} << 30;
+  snprintf(p->name, sizeof p->name, "host memory");
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeContextCreate(ze_driver_handle_t driver, const ze_context_desc_t* desc,
+                            ze_context_handle_t* context) {
+  DRIVER_ENTRY(zeContextCreate);
+  if (reinterpret_cast<Driver*>(driver) != &the_driver) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!desc || !context) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *context = reinterpret_cast<ze_context_handle_t>(static_cast<Object*>(new Context));
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeContextDestroy(ze_context_handle_t context) {
+  DRIVER_ENTRY(zeContextDestroy);
+  Context* c = as<Context>(context, Kind::context);
+  if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  delete c;
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace anygpu::level_zero_test_driver

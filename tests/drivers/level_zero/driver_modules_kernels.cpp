@@ -1,0 +1,161 @@
+// Modules (SPIR-V, read for its entry points), their build logs, and kernels: a kernel runs the
+// host build of the test kernel of its name.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "driver_api.h"
+#include "driver_objects.h"
+
+namespace anygpu::level_zero_test_driver {
+
+ze_result_t zeModuleCreate(ze_context_handle_t context, ze_device_handle_t device,
+                           const ze_module_desc_t* desc, ze_module_handle_t* module,
+                           ze_module_build_log_handle_t* log) {
+  if (uint32_t injected = calls().enter(fn_zeModuleCreate)) {
+    // An injected build failure comes with a build log, as a real compiler's does.
+    if (log && injected == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE) {
+      auto* l = new Log;
+      l->text = "error: injected build failure (anygpu Level Zero test driver)";
+      *log = reinterpret_cast<ze_module_build_log_handle_t>(static_cast<Object*>(l));
+    }
+    return injected;
+  }
+  if (!as<Context>(context, Kind::context) || !is_device(device))
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!desc || !module || !desc->pInputModule) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (desc->format == ZE_MODULE_FORMAT_NATIVE) return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
+  if (desc->format != ZE_MODULE_FORMAT_IL_SPIRV) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  std::string text;
+  auto created = std::make_unique<Module>();
+  const ByteReader bytes(desc->pInputModule, desc->inputSize);
+  std::string error;
+  if (!is_spirv(bytes))
+    text = "error: the input is not a SPIR-V module (no SPIR-V magic number)";
+  else if (!read_spirv(bytes, &created->info, &error))
+    text = "error: invalid SPIR-V: " + error;
+  else if (!host_module())
+    text = "error: ANYGPU_L0_TEST_KERNELS names no host build of the kernels to run";
+  if (log) {
+    auto* l = new Log;
+    l->text = text;
+    *log = reinterpret_cast<ze_module_build_log_handle_t>(static_cast<Object*>(l));
+  }
+  if (!text.empty()) return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+  *module = reinterpret_cast<ze_module_handle_t>(static_cast<Object*>(created.release()));
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeModuleDestroy(ze_module_handle_t module) {
+  DRIVER_ENTRY(zeModuleDestroy);
+  Module* m = as<Module>(module, Kind::module);
+  if (!m) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  delete m;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeModuleBuildLogGetString(ze_module_build_log_handle_t log, size_t* size, char* text) {
+  DRIVER_ENTRY(zeModuleBuildLogGetString);
+  Log* l = as<Log>(log, Kind::log);
+  if (!l) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!size) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (!text) {
+    *size = l->text.size() + 1;
+    return ZE_RESULT_SUCCESS;
+  }
+  const size_t n = std::min(*size, l->text.size() + 1);
+  if (n) {
+    memcpy(text, l->text.c_str(), n);
+    text[n - 1] = '\0';
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeModuleBuildLogDestroy(ze_module_build_log_handle_t log) {
+  DRIVER_ENTRY(zeModuleBuildLogDestroy);
+  Log* l = as<Log>(log, Kind::log);
+  if (!l) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  delete l;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeKernelCreate(ze_module_handle_t module, const ze_kernel_desc_t* desc,
+                           ze_kernel_handle_t* kernel) {
+  DRIVER_ENTRY(zeKernelCreate);
+  Module* m = as<Module>(module, Kind::module);
+  if (!m) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!desc || !desc->pKernelName || !kernel) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const SpirvEntryPoint* entry = nullptr;
+  for (const SpirvEntryPoint& e : m->info.entry_points)
+    if (e.name == desc->pKernelName && e.execution_model == kSpirvExecutionModelKernel) entry = &e;
+  if (!entry) return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
+  auto created = std::make_unique<Kernel>();
+  bool known = false;
+  if (cpu().module_get_function(host_module(), desc->pKernelName, &created->native, created->layout,
+                                known) != AG_SUCCESS)
+    return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
+  created->spirv = entry->params;
+  // The host kernel takes the user's parameters; the SPIR-V entry one more, the __local buffer.
+  if (created->spirv.size() != created->layout.size() + 1 ||
+      !created->spirv.back().workgroup_pointer)
+    return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
+  created->values.resize(created->spirv.size());
+  created->set.assign(created->spirv.size(), false);
+  *kernel = reinterpret_cast<ze_kernel_handle_t>(static_cast<Object*>(created.release()));
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeKernelDestroy(ze_kernel_handle_t kernel) {
+  DRIVER_ENTRY(zeKernelDestroy);
+  Kernel* k = as<Kernel>(kernel, Kind::kernel);
+  if (!k) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  delete k;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeKernelSetGroupSize(ze_kernel_handle_t kernel, uint32_t x, uint32_t y, uint32_t z) {
+  DRIVER_ENTRY(zeKernelSetGroupSize);
+  Kernel* k = as<Kernel>(kernel, Kind::kernel);
+  if (!k) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  const uint32_t size[3] = {x, y, z};
+  uint64_t total = 1;
+  for (int i = 0; i < 3; ++i) {
+    if (size[i] == 0 || size[i] > kMaxGroupSizeDim[i])
+      return ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION;
+    total *= size[i];
+  }
+  if (total > kMaxGroupSize) return ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION;
+  std::lock_guard<std::mutex> lock(k->mutex);
+  std::copy(size, size + 3, k->group);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeKernelSetArgumentValue(ze_kernel_handle_t kernel, uint32_t index, size_t size,
+                                     const void* value) {
+  DRIVER_ENTRY(zeKernelSetArgumentValue);
+  Kernel* k = as<Kernel>(kernel, Kind::kernel);
+  if (!k) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (index >= k->spirv.size()) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX;
+  const SpirvParam& p = k->spirv[index];
+  std::lock_guard<std::mutex> lock(k->mutex);
+  if (p.workgroup_pointer) {
+    // A __local parameter: its size in bytes, and no value.
+    if (value) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    if (size == 0 || size > kSharedLocalMemory) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+    k->local_bytes = size;
+    k->set[index] = true;
+    return ZE_RESULT_SUCCESS;
+  }
+  // The SPIR-V's size, which must also be the host kernel's.
+  if (size != p.size || size != k->layout[index].size)
+    return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+  if (!value) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const auto* bytes = static_cast<const unsigned char*>(value);
+  k->values[index].assign(bytes, bytes + size);
+  k->set[index] = true;
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace anygpu::level_zero_test_driver

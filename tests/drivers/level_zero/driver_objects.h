@@ -1,0 +1,123 @@
+// The driver's objects: every handle it gives out points at one of them.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "driver_state.h"
+#include "shim/spirv_reader.h"
+
+namespace anygpu::level_zero_test_driver {
+
+// Every handle points at one of these; the magic tells a handle of the wrong kind.
+enum class Kind : uint32_t {
+  driver = 0x4c304401,
+  device,
+  context,
+  list,
+  pool,
+  event,
+  module,
+  log,
+  kernel
+};
+
+// Counted in anygpu_l0_test_live_objects.
+struct Object {
+  explicit Object(Kind k);
+  virtual ~Object();
+  Kind kind;
+};
+
+template <typename T>
+T* as(void* handle, Kind kind) {
+  auto* object = static_cast<Object*>(handle);
+  return object && object->kind == kind ? static_cast<T*>(object) : nullptr;
+}
+
+struct Driver {
+  Kind kind = Kind::driver;
+};
+struct Device {
+  Kind kind = Kind::device;
+};
+extern Driver the_driver;
+extern Device the_device;
+
+bool is_device(ze_device_handle_t device);
+
+struct Context : Object {
+  Context() : Object(Kind::context) {}
+};
+
+struct List : Object {
+  List() : Object(Kind::list) {}
+  void* stream = nullptr;
+};
+
+struct Pool : Object {
+  Pool() : Object(Kind::pool) {}
+  uint32_t count = 0;
+  uint32_t flags = 0;
+};
+
+struct Event : Object {
+  Event() : Object(Kind::event) {}
+  void* native = nullptr;
+  std::atomic<bool> recorded{false};  // since the last reset
+  std::atomic<bool> host_signalled{false};
+};
+
+struct Module : Object {
+  Module() : Object(Kind::module) {}
+  SpirvInfo info;
+};
+
+struct Log : Object {
+  Log() : Object(Kind::log) {}
+  std::string text;
+};
+
+struct Kernel : Object {
+  Kernel() : Object(Kind::kernel) {}
+  void* native = nullptr;
+  std::vector<ag_param_info> layout;  // the host kernel's: the user's parameters
+  std::vector<SpirvParam> spirv;      // the SPIR-V entry's: the user's and the trailing __local
+  std::mutex mutex;
+  uint32_t group[3] = {1, 1, 1};
+  std::vector<std::vector<unsigned char>> values;
+  std::vector<bool> set;
+  size_t local_bytes = 0;
+};
+
+// The reference every kernel timestamp counts from: an event recorded when the driver starts.
+void* reference_event();
+
+// Runs `wait_count` waits, then `work` on the list's stream, then signals `signal`.
+template <typename Work>
+ze_result_t append(List* list, ze_event_handle_t signal, uint32_t wait_count,
+                   ze_event_handle_t* waits, Work&& work) {
+  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  Event* signalled = nullptr;
+  if (signal && !(signalled = as<Event>(signal, Kind::event)))
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (wait_count && !waits) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  for (uint32_t i = 0; i < wait_count; ++i) {
+    Event* e = as<Event>(waits[i], Kind::event);
+    if (!e) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (e->recorded.load()) {
+      if (ag_result r = cpu().stream_wait_event(list->stream, e->native)) return from_ag(r);
+    }
+  }
+  if (ze_result_t r = work()) return r;
+  if (signalled) {
+    if (ag_result r = cpu().event_record(signalled->native, list->stream)) return from_ag(r);
+    signalled->recorded.store(true);
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace anygpu::level_zero_test_driver

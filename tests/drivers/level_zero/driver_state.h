@@ -1,0 +1,108 @@
+// What the Level Zero test driver is told when it is loaded (its environment), and what tests do
+// to it while it runs: failures injected into the next calls of a function, each function's call
+// count, and the objects it holds.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "loaders/level_zero/level_zero_api.h"
+#include "shim/backend.h"
+
+// Only what the loader and the tests reach is exported (level_zero_test_driver.map).
+#define ANYGPU_L0_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace anygpu::level_zero_test_driver {
+
+using namespace anygpu::level_zero;
+
+// clang-format off
+#define ANYGPU_L0_TEST_FUNCTIONS(X) \
+  X(zeInit) \
+  X(zeDriverGet) \
+  X(zeDriverGetApiVersion) \
+  X(zeDriverGetProperties) \
+  X(zeDeviceGet) \
+  X(zeDeviceGetProperties) \
+  X(zeDeviceGetComputeProperties) \
+  X(zeDeviceGetMemoryProperties) \
+  X(zeContextCreate) \
+  X(zeContextDestroy) \
+  X(zeMemAllocDevice) \
+  X(zeMemAllocHost) \
+  X(zeMemFree) \
+  X(zeCommandListCreateImmediate) \
+  X(zeCommandListDestroy) \
+  X(zeCommandListAppendMemoryCopy) \
+  X(zeCommandListAppendMemoryFill) \
+  X(zeCommandListAppendBarrier) \
+  X(zeCommandListAppendWaitOnEvents) \
+  X(zeCommandListAppendEventReset) \
+  X(zeCommandListAppendSignalEvent) \
+  X(zeCommandListAppendLaunchKernel) \
+  X(zeEventPoolCreate) \
+  X(zeEventPoolDestroy) \
+  X(zeEventCreate) \
+  X(zeEventDestroy) \
+  X(zeEventHostSynchronize) \
+  X(zeEventQueryStatus) \
+  X(zeEventHostReset) \
+  X(zeEventHostSignal) \
+  X(zeEventQueryKernelTimestamp) \
+  X(zeModuleCreate) \
+  X(zeModuleDestroy) \
+  X(zeModuleBuildLogGetString) \
+  X(zeModuleBuildLogDestroy) \
+  X(zeKernelCreate) \
+  X(zeKernelDestroy) \
+  X(zeKernelSetGroupSize) \
+  X(zeKernelSetArgumentValue)
+// clang-format on
+
+enum Fn {
+#define ANYGPU_L0_ENUM(name) fn_##name,
+  ANYGPU_L0_TEST_FUNCTIONS(ANYGPU_L0_ENUM)
+#undef ANYGPU_L0_ENUM
+      fn_count
+};
+
+// The function a name denotes; -1 for none.
+int find_function(const char* name);
+
+struct Failure {
+  int fn;
+  uint32_t result;
+  int remaining;
+};
+
+struct Calls {
+  std::atomic<long> counts[fn_count] = {};
+  std::mutex mutex;
+  std::vector<Failure> failures;
+  std::atomic<int> armed{0};
+  std::atomic<long> live{0};
+
+  Calls();  // reads ANYGPU_L0_TEST_FAIL
+  // Counts a call of `fn` and returns the failure injected for it that is due now, else 0.
+  uint32_t enter(int fn);
+};
+
+Calls& calls();
+
+// Every entry point starts with it, before anything else.
+#define DRIVER_ENTRY(name)                                           \
+  if (uint32_t injected = calls().enter(fn_##name)) return injected; \
+  static_assert(true, "")
+
+// The ze_result_t a failure of the CPU backend becomes.
+ze_result_t from_ag(ag_result r);
+
+// The CPU backend that does the driver's work, created on first use.
+DeviceBackend& cpu();
+
+// The host build of the test kernels (ANYGPU_L0_TEST_KERNELS); null when it does not load.
+void* host_module();
+
+}  // namespace anygpu::level_zero_test_driver
