@@ -2,52 +2,17 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
-
 #include "anygpu_image_bench_kernels.h"
 #include "anygpu_image_saxpy.h"
 
 namespace anygpu_cuda_bench {
 namespace {
 
-std::string ag_failure(ag_result result, const char* what) {
-  const char* name = "";
-  const char* detail = "";
-  agGetErrorName(result, &name);
-  agGetLastErrorDetail(&detail);
-  return std::string(what) + ": " + name + " " + detail;
-}
-
 std::string cu_failure(const cuda::CudaFunctions& cu, cuda::CUresult result, const char* what) {
   const char* name = nullptr;
   if (cu.cuGetErrorName) cu.cuGetErrorName(result, &name);
   return std::string(what) + " failed: " + (name ? name : "CUresult") + " (" +
          std::to_string(result) + ")";
-}
-
-// The reason anygpu gives for its CUDA backend, and the library it loaded; false when unavailable.
-bool cuda_backend(std::string* library, std::string* reason) {
-  int count = 0;
-  agBackendGetCount(&count);
-  for (int i = 0; i < count; ++i) {
-    ag_backend_info info{};
-    info.struct_size = sizeof info;
-    if (agBackendGetInfo(i, &info) != AG_SUCCESS || info.kind != AG_BACKEND_CUDA) continue;
-    *library = info.library ? info.library : "";
-    *reason = info.available ? "" : info.reason;
-    return info.available != 0;
-  }
-  *reason = "this anygpu has no CUDA backend";
-  return false;
-}
-
-// The driver anygpu has open: its path first, then what anygpu would have tried.
-void* loaded_driver(const std::string& library) {
-  const char* override_path = std::getenv("ANYGPU_CUDA_LIBRARY");
-  for (const char* name : {library.c_str(), override_path, "libcuda.so.1", "libcuda.so"})
-    if (name && *name)
-      if (void* handle = dlopen(name, RTLD_NOW | RTLD_NOLOAD)) return handle;
-  return nullptr;
 }
 
 // Each entry point as anygpu finds it (loaders/cuda/cuda_loader.cpp): cuGetProcAddress_v2 at the
@@ -66,41 +31,25 @@ std::string resolve(void* library, cuda::CudaFunctions* cu) {
     return function;
   };
   std::string missing;
-#define ANYGPU_BENCH_RESOLVE(symbol, name, result, parameters)               \
-  cu->symbol = reinterpret_cast<decltype(cu->symbol)>(find(#symbol, #name)); \
-  if (!cu->symbol) missing += (missing.empty() ? "" : ", ") + std::string(#symbol);
+#define ANYGPU_BENCH_RESOLVE(symbol, name, result, parameters) \
+  anygpu_bench::resolve_into(&cu->symbol, find(#symbol, #name), #symbol, &missing);
   ANYGPU_CUDA_REQUIRED_FUNCTIONS(ANYGPU_BENCH_RESOLVE)
 #undef ANYGPU_BENCH_RESOLVE
 #define ANYGPU_BENCH_RESOLVE_OPTIONAL(symbol, name, result, parameters) \
-  cu->symbol = reinterpret_cast<decltype(cu->symbol)>(find(#symbol, #name));
+  anygpu_bench::resolve_into(&cu->symbol, find(#symbol, #name), #symbol, nullptr);
   ANYGPU_CUDA_OPTIONAL_FUNCTIONS(ANYGPU_BENCH_RESOLVE_OPTIONAL)
 #undef ANYGPU_BENCH_RESOLVE_OPTIONAL
   return missing;
 }
 
-// The anygpu side: the first CUDA device and bench_kernels on it.
+// The anygpu side, then the driver it loaded, resolved.
 std::string set_up_anygpu(CudaRuntime& r) {
-  if (ag_result result = agInit(0)) return ag_failure(result, "agInit");
-  std::string library, reason;
-  if (!cuda_backend(&library, &reason)) return "no CUDA device: " + reason;
-  int count = 0;
-  agDeviceGetCount(&count);
-  for (int i = 0; i < count && !r.device; ++i) {
-    ag_device device = nullptr;
-    ag_device_properties p{};
-    p.struct_size = sizeof p;
-    if (agDeviceGet(i, &device) == AG_SUCCESS && agDeviceGetProperties(device, &p) == AG_SUCCESS &&
-        p.backend == AG_BACKEND_CUDA) {
-      r.device = device;
-      r.properties = p;
-    }
-  }
-  if (!r.device) return "no CUDA device: the CUDA backend lists none";
-  if (ag_result result = agModuleLoadData(r.device, anygpu_image_bench_kernels,
-                                          anygpu_image_bench_kernels_size, &r.kernels))
-    return ag_failure(result, "agModuleLoadData(bench_kernels)");
-
-  void* driver = loaded_driver(library);
+  std::string library;
+  if (std::string error = anygpu_bench::set_up_anygpu(AG_BACKEND_CUDA, "CUDA", &r, &library);
+      !error.empty())
+    return error;
+  void* driver =
+      anygpu_bench::loaded_library(library, "ANYGPU_CUDA_LIBRARY", {"libcuda.so.1", "libcuda.so"});
   if (!driver) return "the CUDA driver anygpu loaded (" + library + ") is not open in the process";
   const std::string missing = resolve(driver, &r.cu);
   if (!missing.empty()) return library + " lacks " + missing;
@@ -134,12 +83,95 @@ CudaRuntime initialise() {
   return r;
 }
 
-}  // namespace
-
-Sizes& sizes() {
-  static Sizes instance;
-  return instance;
+cuda::CUdeviceptr address(const void* p) {
+  return reinterpret_cast<cuda::CUdeviceptr>(p);
 }
+
+// The shared benchmarks' calls on the driver, directly.
+class DirectApi final : public anygpu_bench::GpuApi {
+ public:
+  explicit DirectApi(const CudaRuntime& r) : r_(r), cu_(r.cu) {}
+
+  bool get_function(benchmark::State& state, const char* name, void** function) const override {
+    cuda::CUfunction f = nullptr;
+    if (!cu_ok(state, cu_.cuModuleGetFunction(&f, r_.cu_kernels, name), "cuModuleGetFunction"))
+      return false;
+    *function = f;
+    return true;
+  }
+  bool stream_create(benchmark::State& state, void** stream) const override {
+    cuda::CUstream s = nullptr;
+    if (!cu_ok(state, cu_.cuStreamCreate(&s, cuda::CU_STREAM_NON_BLOCKING), "cuStreamCreate"))
+      return false;
+    *stream = s;
+    return true;
+  }
+  bool stream_synchronize(benchmark::State& state, void* stream) const override {
+    return cu_ok(state, cu_.cuStreamSynchronize(static_cast<cuda::CUstream>(stream)),
+                 "cuStreamSynchronize");
+  }
+  void stream_destroy(void* stream) const override {
+    cu_.cuStreamDestroy_v2(static_cast<cuda::CUstream>(stream));
+  }
+  bool launch_single(benchmark::State& state, void* function, void* stream,
+                     void** params) const override {
+    return cu_ok(state,
+                 cu_.cuLaunchKernel(static_cast<cuda::CUfunction>(function), 1, 1, 1, 1, 1, 1, 0,
+                                    static_cast<cuda::CUstream>(stream), params, nullptr),
+                 "cuLaunchKernel");
+  }
+  bool alloc_host(benchmark::State& state, size_t bytes, void** host) const override {
+    return cu_ok(state, cu_.cuMemAllocHost_v2(host, bytes), "cuMemAllocHost_v2");
+  }
+  void free_host(void* host) const override { cu_.cuMemFreeHost(host); }
+  bool alloc(benchmark::State& state, size_t bytes, void** device) const override {
+    cuda::CUdeviceptr d = 0;
+    if (!cu_ok(state, cu_.cuMemAlloc_v2(&d, bytes), "cuMemAlloc_v2")) return false;
+    *device = reinterpret_cast<void*>(d);
+    return true;
+  }
+  void free(void* device) const override { cu_.cuMemFree_v2(address(device)); }
+  bool copy_htod(benchmark::State& state, void* device, const void* host,
+                 size_t bytes) const override {
+    return cu_ok(state, cu_.cuMemcpyHtoD_v2(address(device), host, bytes), "cuMemcpyHtoD_v2") &&
+           cu_ok(state, cu_.cuStreamSynchronize(nullptr), "cuStreamSynchronize");
+  }
+  bool copy_dtoh(benchmark::State& state, void* host, const void* device,
+                 size_t bytes) const override {
+    return cu_ok(state, cu_.cuMemcpyDtoH_v2(host, address(device), bytes), "cuMemcpyDtoH_v2");
+  }
+  bool copy_dtod(benchmark::State& state, void* to, const void* from, size_t bytes) const override {
+    return cu_ok(state, cu_.cuMemcpyDtoD_v2(address(to), address(from), bytes),
+                 "cuMemcpyDtoD_v2") &&
+           cu_ok(state, cu_.cuStreamSynchronize(nullptr), "cuStreamSynchronize");
+  }
+
+ private:
+  const CudaRuntime& r_;
+  const cuda::CudaFunctions& cu_;
+};
+
+class Cuda final : public anygpu_bench::Vendor {
+ public:
+  const char* prefix() const override { return "cuda"; }
+  const anygpu_bench::GpuApi* ready(benchmark::State& state,
+                                    anygpu_bench::Side side) const override {
+    if (!anygpu_cuda_bench::ready(state)) return nullptr;
+    static const anygpu_bench::AnygpuApi anygpu(cuda_runtime());
+    static const DirectApi direct(cuda_runtime());
+    if (side == anygpu_bench::Side::anygpu) return &anygpu;
+    return &direct;
+  }
+};
+
+const bool registered = [] {
+  static const Cuda vendor;
+  anygpu_bench::register_launch_latency(vendor);
+  anygpu_bench::register_copy_bandwidth(vendor);
+  return true;
+}();
+
+}  // namespace
 
 const CudaRuntime& cuda_runtime() {
   static const CudaRuntime instance = initialise();
@@ -153,12 +185,6 @@ bool ready(benchmark::State& state) {
     return false;
   }
   return cu_ok(state, r.cu.cuCtxSetCurrent(r.context), "cuCtxSetCurrent");
-}
-
-bool ag_ok(benchmark::State& state, ag_result result, const char* what) {
-  if (result == AG_SUCCESS) return true;
-  state.SkipWithError(ag_failure(result, what).c_str());
-  return false;
 }
 
 bool cu_ok(benchmark::State& state, cuda::CUresult result, const char* what) {

@@ -1,23 +1,13 @@
 #include "hip_bundle_entry.h"
 
-#include <cstdint>
-#include <cstring>
 #include <utility>
+
+#include "bundle_reader.h"
 
 namespace anygpu_hip_bench {
 namespace {
 
-// docs/bundle-format.md: magic, entry count, then per entry offset, size, id length, id.
-constexpr char kMagic[] = "__CLANG_OFFLOAD_BUNDLE__";
-constexpr size_t kMagicSize = sizeof kMagic - 1;
 constexpr char kAmdPrefix[] = "hipv4-amdgcn-amd-amdhsa--";
-
-bool read_u64(const unsigned char* bundle, size_t size, size_t* position, uint64_t* value) {
-  if (size < sizeof *value || *position > size - sizeof *value) return false;
-  std::memcpy(value, bundle + *position, sizeof *value);  // little-endian, as is the host
-  *position += sizeof *value;
-  return true;
-}
 
 // A target id: the processor, and per feature '+', '-' or 0 (unstated).
 struct Target {
@@ -68,29 +58,11 @@ bool pick_amd_entry(const unsigned char* bundle, size_t size, const std::string&
     *error = "not an AMD target id: " + device_arch;
     return false;
   }
-  if (size < kMagicSize || std::memcmp(bundle, kMagic, kMagicSize) != 0) {
-    *error = "the embedded image is not an anygpu bundle";
-    return false;
-  }
-  size_t position = kMagicSize;
-  uint64_t count = 0;
-  if (!read_u64(bundle, size, &position, &count)) {
-    *error = "truncated bundle header";
-    return false;
-  }
+  std::vector<anygpu_bench::BundleEntry> entries;
+  if (!anygpu_bench::read_bundle(bundle, size, &entries, error)) return false;
   int best = -1;
-  std::string found;
-  for (uint64_t i = 0; i < count; ++i) {
-    uint64_t offset = 0, bytes = 0, id_length = 0;
-    if (!read_u64(bundle, size, &position, &offset) || !read_u64(bundle, size, &position, &bytes) ||
-        !read_u64(bundle, size, &position, &id_length) || id_length > size - position ||
-        offset > size || bytes > size - offset) {
-      *error = "malformed bundle entry " + std::to_string(i);
-      return false;
-    }
-    const std::string id(reinterpret_cast<const char*>(bundle + position), id_length);
-    position += id_length;
-    found += (found.empty() ? "" : ", ") + id;
+  for (const anygpu_bench::BundleEntry& e : entries) {
+    const std::string& id = e.id;
     Target target;
     if (id.rfind(kAmdPrefix, 0) != 0 || !parse_target(id.substr(sizeof kAmdPrefix - 1), &target))
       continue;
@@ -98,11 +70,12 @@ bool pick_amd_entry(const unsigned char* bundle, size_t size, const std::string&
     if (score > best) {
       best = score;
       entry->id = id;
-      entry->data.assign(bundle + offset, bundle + offset + bytes);
+      entry->data.assign(e.data, e.data + e.size);
     }
   }
   if (best < 0) {
-    *error = "the bundle holds no code object for " + device_arch + " (it holds " + found + ")";
+    *error = "the bundle holds no code object for " + device_arch + " (it holds " +
+             anygpu_bench::bundle_ids(entries) + ")";
     return false;
   }
   return true;

@@ -2,7 +2,6 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <cstring>
 
 #include "anygpu_image_bench_kernels.h"
@@ -10,44 +9,10 @@
 namespace anygpu_hip_bench {
 namespace {
 
-std::string ag_failure(ag_result result, const char* what) {
-  const char* name = "";
-  const char* detail = "";
-  agGetErrorName(result, &name);
-  agGetLastErrorDetail(&detail);
-  return std::string(what) + ": " + name + " " + detail;
-}
-
 std::string hip_failure(const hip::HipFunctions& fn, hip::hipError_t result, const char* what) {
   const char* name = fn.hipGetErrorName ? fn.hipGetErrorName(result) : nullptr;
   return std::string(what) + " failed: " + (name ? name : "hipError_t") + " (" +
          std::to_string(result) + ")";
-}
-
-// The reason anygpu gives for its HIP backend, and the library it loaded; false when unavailable.
-bool hip_backend(std::string* library, std::string* reason) {
-  int count = 0;
-  agBackendGetCount(&count);
-  for (int i = 0; i < count; ++i) {
-    ag_backend_info info{};
-    info.struct_size = sizeof info;
-    if (agBackendGetInfo(i, &info) != AG_SUCCESS || info.kind != AG_BACKEND_HIP) continue;
-    *library = info.library ? info.library : "";
-    *reason = info.available ? "" : info.reason;
-    return info.available != 0;
-  }
-  *reason = "this anygpu has no HIP backend";
-  return false;
-}
-
-// The runtime anygpu has open: its path first, then what anygpu would have tried.
-void* loaded_runtime(const std::string& library) {
-  const char* override_path = std::getenv("ANYGPU_HIP_LIBRARY");
-  for (const char* name :
-       {library.c_str(), override_path, "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so"})
-    if (name && *name)
-      if (void* handle = dlopen(name, RTLD_NOW | RTLD_NOLOAD)) return handle;
-  return nullptr;
 }
 
 // Each entry point as anygpu finds it (loaders/hip/hip_loader.cpp): hipGetProcAddress at the same
@@ -69,41 +34,25 @@ std::string resolve(void* library, hip::HipFunctions* fn) {
     return function;
   };
   std::string missing;
-#define ANYGPU_BENCH_RESOLVE(symbol, name, result, parameters)               \
-  fn->symbol = reinterpret_cast<decltype(fn->symbol)>(find(#symbol, #name)); \
-  if (!fn->symbol) missing += (missing.empty() ? "" : ", ") + std::string(#symbol);
+#define ANYGPU_BENCH_RESOLVE(symbol, name, result, parameters) \
+  anygpu_bench::resolve_into(&fn->symbol, find(#symbol, #name), #symbol, &missing);
   ANYGPU_HIP_REQUIRED_FUNCTIONS(ANYGPU_BENCH_RESOLVE)
 #undef ANYGPU_BENCH_RESOLVE
 #define ANYGPU_BENCH_RESOLVE_OPTIONAL(symbol, name, result, parameters) \
-  fn->symbol = reinterpret_cast<decltype(fn->symbol)>(find(#symbol, #name));
+  anygpu_bench::resolve_into(&fn->symbol, find(#symbol, #name), #symbol, nullptr);
   ANYGPU_HIP_OPTIONAL_FUNCTIONS(ANYGPU_BENCH_RESOLVE_OPTIONAL)
 #undef ANYGPU_BENCH_RESOLVE_OPTIONAL
   return missing;
 }
 
-// The anygpu side: the first HIP device and bench_kernels on it.
+// The anygpu side, then the runtime it loaded, resolved.
 std::string set_up_anygpu(HipRuntime& r) {
-  if (ag_result result = agInit(0)) return ag_failure(result, "agInit");
-  std::string library, reason;
-  if (!hip_backend(&library, &reason)) return "no HIP device: " + reason;
-  int count = 0;
-  agDeviceGetCount(&count);
-  for (int i = 0; i < count && !r.device; ++i) {
-    ag_device device = nullptr;
-    ag_device_properties p{};
-    p.struct_size = sizeof p;
-    if (agDeviceGet(i, &device) == AG_SUCCESS && agDeviceGetProperties(device, &p) == AG_SUCCESS &&
-        p.backend == AG_BACKEND_HIP) {
-      r.device = device;
-      r.properties = p;
-    }
-  }
-  if (!r.device) return "no HIP device: the HIP backend lists none";
-  if (ag_result result = agModuleLoadData(r.device, anygpu_image_bench_kernels,
-                                          anygpu_image_bench_kernels_size, &r.kernels))
-    return ag_failure(result, "agModuleLoadData(bench_kernels)");
-
-  void* runtime = loaded_runtime(library);
+  std::string library;
+  if (std::string error = anygpu_bench::set_up_anygpu(AG_BACKEND_HIP, "HIP", &r, &library);
+      !error.empty())
+    return error;
+  void* runtime = anygpu_bench::loaded_library(
+      library, "ANYGPU_HIP_LIBRARY", {"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so"});
   if (!runtime) return "the HIP runtime anygpu loaded (" + library + ") is not open in the process";
   const std::string missing = resolve(runtime, &r.fn);
   if (!missing.empty()) return library + " lacks " + missing;
@@ -132,37 +81,109 @@ HipRuntime initialise() {
   return r;
 }
 
-}  // namespace
-
-Sizes& sizes() {
-  static Sizes instance;
-  return instance;
-}
-
-const HipRuntime& hip_runtime() {
-  static const HipRuntime instance = initialise();
-  return instance;
-}
-
-bool ready(benchmark::State& state) {
-  const HipRuntime& r = hip_runtime();
-  if (!r.error.empty()) {
-    state.SkipWithError(r.error.c_str());
-    return false;
-  }
-  return hip_ok(state, r.fn.hipSetDevice(r.hip_device), "hipSetDevice");
-}
-
-bool ag_ok(benchmark::State& state, ag_result result, const char* what) {
-  if (result == AG_SUCCESS) return true;
-  state.SkipWithError(ag_failure(result, what).c_str());
-  return false;
-}
-
+// Skip the benchmark with "<what>: <reason>" and return false unless the call succeeded.
 bool hip_ok(benchmark::State& state, hip::hipError_t result, const char* what) {
   if (result == hip::hipSuccess) return true;
   state.SkipWithError(hip_failure(hip_runtime().fn, result, what).c_str());
   return false;
+}
+
+// The shared benchmarks' calls on the runtime, directly.
+class DirectApi final : public anygpu_bench::GpuApi {
+ public:
+  explicit DirectApi(const HipRuntime& r) : r_(r), fn_(r.fn) {}
+
+  bool get_function(benchmark::State& state, const char* name, void** function) const override {
+    hip::hipFunction_t f = nullptr;
+    if (!hip_ok(state, fn_.hipModuleGetFunction(&f, r_.hip_kernels, name), "hipModuleGetFunction"))
+      return false;
+    *function = f;
+    return true;
+  }
+  bool stream_create(benchmark::State& state, void** stream) const override {
+    hip::hipStream_t s = nullptr;
+    if (!hip_ok(state, fn_.hipStreamCreateWithFlags(&s, hip::hipStreamNonBlocking),
+                "hipStreamCreateWithFlags"))
+      return false;
+    *stream = s;
+    return true;
+  }
+  bool stream_synchronize(benchmark::State& state, void* stream) const override {
+    return hip_ok(state, fn_.hipStreamSynchronize(static_cast<hip::hipStream_t>(stream)),
+                  "hipStreamSynchronize");
+  }
+  void stream_destroy(void* stream) const override {
+    fn_.hipStreamDestroy(static_cast<hip::hipStream_t>(stream));
+  }
+  bool launch_single(benchmark::State& state, void* function, void* stream,
+                     void** params) const override {
+    return hip_ok(
+        state,
+        fn_.hipModuleLaunchKernel(static_cast<hip::hipFunction_t>(function), 1, 1, 1, 1, 1, 1, 0,
+                                  static_cast<hip::hipStream_t>(stream), params, nullptr),
+        "hipModuleLaunchKernel");
+  }
+  bool alloc_host(benchmark::State& state, size_t bytes, void** host) const override {
+    return hip_ok(state, fn_.hipHostMalloc(host, bytes, hip::hipHostMallocDefault),
+                  "hipHostMalloc");
+  }
+  void free_host(void* host) const override { fn_.hipHostFree(host); }
+  bool alloc(benchmark::State& state, size_t bytes, void** device) const override {
+    return hip_ok(state, fn_.hipMalloc(device, bytes), "hipMalloc");
+  }
+  void free(void* device) const override { fn_.hipFree(device); }
+  bool copy_htod(benchmark::State& state, void* device, const void* host,
+                 size_t bytes) const override {
+    return hip_ok(state, fn_.hipMemcpyHtoD(device, host, bytes), "hipMemcpyHtoD") &&
+           hip_ok(state, fn_.hipStreamSynchronize(nullptr), "hipStreamSynchronize");
+  }
+  bool copy_dtoh(benchmark::State& state, void* host, const void* device,
+                 size_t bytes) const override {
+    return hip_ok(state, fn_.hipMemcpyDtoH(host, const_cast<void*>(device), bytes),
+                  "hipMemcpyDtoH");
+  }
+  bool copy_dtod(benchmark::State& state, void* to, const void* from, size_t bytes) const override {
+    return hip_ok(state, fn_.hipMemcpyDtoD(to, const_cast<void*>(from), bytes), "hipMemcpyDtoD") &&
+           hip_ok(state, fn_.hipStreamSynchronize(nullptr), "hipStreamSynchronize");
+  }
+
+ private:
+  const HipRuntime& r_;
+  const hip::HipFunctions& fn_;
+};
+
+class Hip final : public anygpu_bench::Vendor {
+ public:
+  const char* prefix() const override { return "hip"; }
+  // Skips with the setup failure, if any; otherwise makes the device current on the calling
+  // thread (the direct calls need it).
+  const anygpu_bench::GpuApi* ready(benchmark::State& state,
+                                    anygpu_bench::Side side) const override {
+    const HipRuntime& r = hip_runtime();
+    if (!r.error.empty()) {
+      state.SkipWithError(r.error.c_str());
+      return nullptr;
+    }
+    if (!hip_ok(state, r.fn.hipSetDevice(r.hip_device), "hipSetDevice")) return nullptr;
+    static const anygpu_bench::AnygpuApi anygpu(r);
+    static const DirectApi direct(r);
+    if (side == anygpu_bench::Side::anygpu) return &anygpu;
+    return &direct;
+  }
+};
+
+const bool registered = [] {
+  static const Hip vendor;
+  anygpu_bench::register_launch_latency(vendor);
+  anygpu_bench::register_copy_bandwidth(vendor);
+  return true;
+}();
+
+}  // namespace
+
+const HipRuntime& hip_runtime() {
+  static const HipRuntime instance = initialise();
+  return instance;
 }
 
 }  // namespace anygpu_hip_bench

@@ -1,7 +1,7 @@
-// The console reporter of the side-by-side benchmark programs (anygpu_hip_bench; anygpu_cuda_bench
-// has its own copy still, to move onto this): Google Benchmark's table, plus each benchmark's
-// result kept by name, from which one line per comparison is printed after the run,
-// "ratio <what> <a>/<b> = <value>", which tests/gpu/run-*.sh collect.
+// The console reporter of the side-by-side benchmark programs (anygpu_cuda_bench,
+// anygpu_hip_bench): Google Benchmark's table, plus each benchmark's result kept by name, from
+// which one line per comparison is printed after the run, "ratio <what> <a>/<b> = <value>", which
+// tests/gpu/run-*.sh collect.
 #pragma once
 
 #include <benchmark/benchmark.h>

@@ -77,14 +77,7 @@ TEST_F(CudaBackendTest, AThreadWithoutAContextGetsThePrimaryOneAndKeepsIt) {
 
 TEST_F(CudaBackendTest, FunctionsGetTheirLayoutFromTheSelectedCodeObject) {
   TestModule module(device);
-  int count = -1;
-  ASSERT_AG(agFunctionGetParamCount(module.function("saxpy"), &count));
-  EXPECT_EQ(4, count);
-  ag_param_info info{};
-  info.struct_size = sizeof info;
-  ASSERT_AG(agFunctionGetParamInfo(module.function("saxpy"), 2, &info));
-  EXPECT_EQ(AG_PARAM_POINTER, info.kind);
-  EXPECT_EQ(8u, info.offset);
+  expect_saxpy_layout(module.function("saxpy"));
 }
 
 TEST_F(CudaBackendTest, AFailedPtxCompileShowsTheJitLog) {

@@ -1,25 +1,21 @@
 // Tests' direct line to the HIP test driver anygpu loaded: its control functions (failures to
-// inject, live objects, call counts, the last code object loaded, which device an allocation is
-// on) and the calling thread's current HIP device, as an application would see it.
+// inject, live objects, call counts: TestDriverControl; the last code object loaded, which device
+// an allocation is on) and the calling thread's current HIP device, as an application would see it.
 #pragma once
 
 #include <anygpu/anygpu.h>
 
 #include <string>
 
+#include "test_driver_control.h"
+
 namespace anygpu_test {
 
-class HipDriverAccess {
+class HipDriverAccess : public TestDriverControl {
  public:
   // Initialises anygpu, then finds the driver it loaded (RTLD_NOLOAD: the same copy).
-  HipDriverAccess();
+  HipDriverAccess() : TestDriverControl(ANYGPU_TEST_DRIVER_PATH, "anygpu_hip_test") {}
 
-  bool loaded() const { return handle_ != nullptr; }
-  // The nth call from now (1: the next) of `function` returns `result` without doing anything.
-  void fail(const char* function, int result, int nth = 1) const;
-  void clear_failures() const;
-  long live_objects() const;
-  long calls(const char* function) const;
   // The target id of the code object the driver last loaded ("" before any), whether it came in
   // an offload bundle, and its size (-1 before any).
   std::string last_target(bool* from_bundle = nullptr, long* bytes = nullptr) const;
@@ -27,15 +23,11 @@ class HipDriverAccess {
   int device_of(const void* pointer) const;
 
   // The index-th device of the HIP backend, nullptr without one.
-  ag_device hip_device(int index = 0) const;
+  ag_device hip_device(int index = 0) const { return device(AG_BACKEND_HIP, index); }
 
   // hipGetDevice and hipSetDevice on the calling thread.
   int current_device() const;
   void set_current_device(int device) const;
-
- private:
-  void* symbol(const char* name) const;
-  void* handle_ = nullptr;
 };
 
 }  // namespace anygpu_test

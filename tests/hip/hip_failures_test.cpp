@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <functional>
-#include <ostream>
 #include <string>
 #include <utility>
 
+#include "driver_failure_fixture.h"
 #include "hip_driver_access.h"
 #include "test_support.h"
 
@@ -15,102 +15,54 @@ namespace anygpu_test {
 namespace {
 
 // What one test case's call works with; set up before the failure is armed.
-struct Fixture {
-  ag_device device = nullptr;
+struct Fixture : DriverFailureObjects {
   ag_device other = nullptr;  // the second HIP device: calls on it set the current device
-  ag_stream stream = nullptr;
-  ag_event start = nullptr, end = nullptr;
-  ag_module module = nullptr;
-  ag_function saxpy = nullptr;
-  void* buffer = nullptr;
   void* pinned = nullptr;
-  float host[256] = {};
   std::function<ag_result()> reuse;  // a destroy case: a call on the destroyed handle
 };
 
-struct FailureCase {
-  const char* driver_call;
-  int hip_result;
-  const char* hip_name;
-  ag_result expected;
-  std::function<ag_result(Fixture&)> call;
-};
-
-// GoogleTest prints a case by its runtime call, not as bytes.
-void PrintTo(const FailureCase& c, std::ostream* out) {
-  *out << c.driver_call << " -> " << c.hip_name;
-}
-
-std::string case_name(const ::testing::TestParamInfo<FailureCase>& info) {
-  return std::string(info.param.driver_call) + "_" + std::to_string(info.param.hip_result);
-}
+using FailureCase = DriverFailureCase<Fixture>;
 
 // Each call the HIP backend makes, failing with a result HIP gives for it.
 const FailureCase kCases[] = {
-    {"hipMalloc", 2, "hipErrorOutOfMemory", AG_ERROR_OUT_OF_MEMORY,
-     [](Fixture& f) {
-       void* p = nullptr;
-       ag_result r = agMemAlloc(f.device, 1024, &p);
-       EXPECT_EQ(nullptr, p);
-       return r;
-     }},
+    {"hipMalloc", 2, "hipErrorOutOfMemory", AG_ERROR_OUT_OF_MEMORY, failure_calls::mem_alloc},
     {"hipHostMalloc", 2, "hipErrorOutOfMemory", AG_ERROR_OUT_OF_MEMORY,
-     [](Fixture& f) {
-       void* p = nullptr;
-       ag_result r = agMemAllocHost(f.device, 1024, &p);
-       EXPECT_EQ(nullptr, p);
-       return r;
-     }},
-    {"hipFree", 1, "hipErrorInvalidValue", AG_ERROR_INVALID_VALUE,
-     [](Fixture& f) { return agMemFree(f.device, f.buffer); }},
+     failure_calls::mem_alloc_host},
+    {"hipFree", 1, "hipErrorInvalidValue", AG_ERROR_INVALID_VALUE, failure_calls::mem_free},
     {"hipHostFree", 1, "hipErrorInvalidValue", AG_ERROR_INVALID_VALUE,
      [](Fixture& f) { return agMemFreeHost(f.device, f.pinned); }},
     {"hipMemGetInfo", 3, "hipErrorNotInitialized", AG_ERROR_NOT_INITIALIZED,
-     [](Fixture& f) {
-       size_t free_bytes = 0, total = 0;
-       return agMemGetInfo(f.device, &free_bytes, &total);
-     }},
+     failure_calls::mem_get_info},
     {"hipMemcpyHtoD", 1, "hipErrorInvalidValue", AG_ERROR_INVALID_VALUE,
-     [](Fixture& f) { return agMemcpyHtoD(f.device, f.buffer, f.host, sizeof f.host); }},
+     failure_calls::memcpy_htod},
     {"hipMemcpyDtoH", 700, "hipErrorIllegalAddress", AG_ERROR_LAUNCH_FAILED,
-     [](Fixture& f) { return agMemcpyDtoH(f.device, f.host, f.buffer, sizeof f.host); }},
+     failure_calls::memcpy_dtoh},
     {"hipMemcpyDtoD", 17, "hipErrorInvalidDevicePointer", AG_ERROR_INVALID_ADDRESS,
      [](Fixture& f) { return agMemcpyDtoD(f.device, f.buffer, f.buffer, 16); }},
     {"hipMemcpyHtoDAsync", 1, "hipErrorInvalidValue", AG_ERROR_INVALID_VALUE,
      [](Fixture& f) { return agMemcpyHtoDAsync(f.buffer, f.host, sizeof f.host, f.stream); }},
     {"hipMemcpyDtoHAsync", 700, "hipErrorIllegalAddress", AG_ERROR_LAUNCH_FAILED,
-     [](Fixture& f) { return agMemcpyDtoHAsync(f.host, f.buffer, sizeof f.host, f.stream); }},
+     failure_calls::memcpy_dtoh_async},
     {"hipMemcpyDtoDAsync", 1, "hipErrorInvalidValue", AG_ERROR_INVALID_VALUE,
      [](Fixture& f) { return agMemcpyDtoDAsync(f.buffer, f.buffer, 16, f.stream); }},
-    {"hipMemsetD8", 1, "hipErrorInvalidValue", AG_ERROR_INVALID_VALUE,
-     [](Fixture& f) { return agMemsetD8(f.device, f.buffer, 0, sizeof f.host); }},
+    {"hipMemsetD8", 1, "hipErrorInvalidValue", AG_ERROR_INVALID_VALUE, failure_calls::memset_d8},
     {"hipMemsetD8Async", 1, "hipErrorInvalidValue", AG_ERROR_INVALID_VALUE,
-     [](Fixture& f) { return agMemsetD8Async(f.buffer, 0, sizeof f.host, f.stream); }},
+     failure_calls::memset_d8_async},
     {"hipStreamCreateWithFlags", 2, "hipErrorOutOfMemory", AG_ERROR_OUT_OF_MEMORY,
-     [](Fixture& f) {
-       ag_stream s = nullptr;
-       ag_result r = agStreamCreate(f.device, 0, &s);
-       EXPECT_EQ(nullptr, s);
-       return r;
-     }},
+     failure_calls::stream_create},
     {"hipStreamSynchronize", 719, "hipErrorLaunchFailure", AG_ERROR_LAUNCH_FAILED,
-     [](Fixture& f) { return agStreamSynchronize(f.stream); }},
+     failure_calls::stream_synchronize},
     {"hipStreamQuery", 400, "hipErrorInvalidHandle", AG_ERROR_INVALID_HANDLE,
-     [](Fixture& f) { return agStreamQuery(f.stream); }},
+     failure_calls::stream_query},
     {"hipStreamWaitEvent", 400, "hipErrorInvalidHandle", AG_ERROR_INVALID_HANDLE,
      [](Fixture& f) {
        EXPECT_AG(agEventRecord(f.start, f.stream));
        return agStreamWaitEvent(f.stream, f.start, 0);
      }},
     {"hipEventCreateWithFlags", 2, "hipErrorOutOfMemory", AG_ERROR_OUT_OF_MEMORY,
-     [](Fixture& f) {
-       ag_event e = nullptr;
-       ag_result r = agEventCreate(f.device, 0, &e);
-       EXPECT_EQ(nullptr, e);
-       return r;
-     }},
+     failure_calls::event_create},
     {"hipEventRecord", 400, "hipErrorInvalidHandle", AG_ERROR_INVALID_HANDLE,
-     [](Fixture& f) { return agEventRecord(f.start, f.stream); }},
+     failure_calls::event_record},
     {"hipEventSynchronize", 719, "hipErrorLaunchFailure", AG_ERROR_LAUNCH_FAILED,
      [](Fixture& f) {
        EXPECT_AG(agEventRecord(f.start, f.stream));
@@ -122,57 +74,22 @@ const FailureCase kCases[] = {
        return agEventQuery(f.start);
      }},
     {"hipEventElapsedTime", 1, "hipErrorInvalidValue", AG_ERROR_INVALID_VALUE,
-     [](Fixture& f) {
-       EXPECT_AG(agEventRecord(f.start, f.stream));
-       EXPECT_AG(agEventRecord(f.end, f.stream));
-       EXPECT_AG(agEventSynchronize(f.end));
-       float ms = -1;
-       ag_result r = agEventElapsedTime(&ms, f.start, f.end);
-       EXPECT_EQ(-1, ms);
-       return r;
-     }},
+     failure_calls::event_elapsed_time},
     {"hipModuleLoadData", 200, "hipErrorInvalidImage", AG_ERROR_INVALID_IMAGE,
-     [](Fixture& f) {
-       ag_module m = nullptr;
-       ag_result r = agModuleLoadData(f.device, anygpu_image_test_kernels,
-                                      anygpu_image_test_kernels_size, &m);
-       EXPECT_EQ(nullptr, m);
-       return r;
-     }},
+     failure_calls::module_load_data},
     {"hipModuleLoadData", 209, "hipErrorNoBinaryForGpu", AG_ERROR_NO_BINARY_FOR_DEVICE,
-     [](Fixture& f) {
-       ag_module m = nullptr;
-       ag_result r = agModuleLoadData(f.device, anygpu_image_test_kernels,
-                                      anygpu_image_test_kernels_size, &m);
-       EXPECT_EQ(nullptr, m);
-       return r;
-     }},
+     failure_calls::module_load_data},
     {"hipModuleGetFunction", 500, "hipErrorNotFound", AG_ERROR_NOT_FOUND,
-     [](Fixture& f) {
-       ag_function fn = nullptr;
-       ag_result r = agModuleGetFunction(f.module, "vector_add", &fn);
-       EXPECT_EQ(nullptr, fn);
-       return r;
-     }},
+     failure_calls::module_get_function},
     {"hipModuleLaunchKernel", 701, "hipErrorLaunchOutOfResources", AG_ERROR_INVALID_CONFIGURATION,
-     [](Fixture& f) {
-       int n = 256;
-       float a = 2;
-       void* params[] = {&n, &a, &f.buffer, &f.buffer};
-       return agLaunchKernel(f.saxpy, 1, 1, 1, 256, 1, 1, 0, f.stream, params, nullptr);
-     }},
+     failure_calls::launch},
     {"hipModuleLaunchKernel", 719, "hipErrorLaunchFailure", AG_ERROR_LAUNCH_FAILED,
-     [](Fixture& f) {
-       int n = 256;
-       float a = 2;
-       void* params[] = {&n, &a, &f.buffer, &f.buffer};
-       return agLaunchKernel(f.saxpy, 1, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr);
-     }},
+     [](Fixture& f) { return launch_saxpy(f, 256, nullptr); }},
     {"hipDeviceSynchronize", 719, "hipErrorLaunchFailure", AG_ERROR_LAUNCH_FAILED,
-     [](Fixture& f) { return agDeviceSynchronize(f.device); }},
+     failure_calls::device_synchronize},
     // Every call first asks for the thread's current device...
     {"hipGetDevice", 101, "hipErrorInvalidDevice", AG_ERROR_INVALID_DEVICE,
-     [](Fixture& f) { return agStreamSynchronize(f.stream); }},
+     failure_calls::stream_synchronize},
     // ... and sets it when it is another one.
     {"hipSetDevice", 101, "hipErrorInvalidDevice", AG_ERROR_INVALID_DEVICE,
      [](Fixture& f) {
@@ -219,64 +136,30 @@ const FailureCase kWrappedDestroyCases[] = {
 // Runtime objects the destroy cases left with the runtime, for the fixtures' leak check.
 long left_with_the_runtime = 0;
 
-class HipFailureTest : public ::testing::TestWithParam<FailureCase> {
+class HipFailureTest : public DriverFailureTest<HipDriverAccess, AG_BACKEND_HIP, Fixture> {
  protected:
-  void SetUp() override {
-    ASSERT_TRUE(driver.loaded());
-    f.device = driver.hip_device(0);
+  void set_up_more() override {
     f.other = driver.hip_device(1);
-    ASSERT_NE(nullptr, f.device) << "no HIP device from the test driver";
     ASSERT_NE(nullptr, f.other) << "the test driver was to have two devices";
-    ASSERT_AG(agStreamCreate(f.device, 0, &f.stream));
-    ASSERT_AG(agEventCreate(f.device, 0, &f.start));
-    ASSERT_AG(agEventCreate(f.device, 0, &f.end));
-    ASSERT_AG(agModuleLoadData(f.device, anygpu_image_test_kernels, anygpu_image_test_kernels_size,
-                               &f.module));
-    ASSERT_AG(agModuleGetFunction(f.module, "saxpy", &f.saxpy));
-    ASSERT_AG(agMemAlloc(f.device, sizeof f.host, &f.buffer));
     ASSERT_AG(agMemAllocHost(f.device, sizeof f.host, &f.pinned));
-    live_before = driver.live_objects();
   }
-
-  // Arms the case's failure, makes its call, and checks the result and the detail.
+  // The common check, and the detail's form: "<call> failed: ", "<name> (<result>)".
   void fail_and_check(const FailureCase& c) {
-    const long calls_before = driver.calls(c.driver_call);
-    driver.fail(c.driver_call, c.hip_result);
-    EXPECT_EQ(c.expected, c.call(f)) << last_detail();
-    EXPECT_GT(driver.calls(c.driver_call), calls_before) << "the runtime call was never made";
-    const std::string detail = last_detail();
+    const std::string detail = DriverFailureTest::fail_and_check(c);
     EXPECT_NE(std::string::npos, detail.find(std::string(c.driver_call) + " failed: ")) << detail;
-    EXPECT_NE(std::string::npos,
-              detail.find(std::string(c.hip_name) + " (" + std::to_string(c.hip_result) + ")"))
+    EXPECT_NE(std::string::npos, detail.find(std::string(c.native_name) + " (" +
+                                             std::to_string(c.native_result) + ")"))
         << detail;
   }
-  void TearDown() override {
-    driver.clear_failures();
+  void tear_down_more() override {
     if (f.pinned) {
       EXPECT_AG(agMemFreeHost(f.device, f.pinned));
     }
-    if (f.buffer) {
-      EXPECT_AG(agMemFree(f.device, f.buffer));
-    }
-    if (f.module) {
-      EXPECT_AG(agModuleUnload(f.module));
-    }
-    if (f.start) {
-      EXPECT_AG(agEventDestroy(f.start));
-    }
-    if (f.end) {
-      EXPECT_AG(agEventDestroy(f.end));
-    }
-    if (f.stream) {
-      EXPECT_AG(agStreamDestroy(f.stream));
-    }
+  }
+  void after_tear_down() override {
     EXPECT_EQ(left_with_the_runtime, driver.live_objects())
         << "the fixture left runtime objects behind";
   }
-
-  HipDriverAccess driver;
-  Fixture f;
-  long live_before = 0;
 };
 
 TEST_P(HipFailureTest, SurfacesAsTheMappedResultWithTheNativeName) {
@@ -292,7 +175,8 @@ TEST_P(HipFailureTest, SurfacesAsTheMappedResultWithTheNativeName) {
   EXPECT_EQ(0, driver.current_device());
 }
 
-INSTANTIATE_TEST_SUITE_P(RuntimeCalls, HipFailureTest, ::testing::ValuesIn(kCases), case_name);
+INSTANTIATE_TEST_SUITE_P(RuntimeCalls, HipFailureTest, ::testing::ValuesIn(kCases),
+                         DriverFailureCaseName());
 
 using HipDestroyFailureTest = HipFailureTest;
 
@@ -309,9 +193,9 @@ TEST_P(HipDestroyFailureTest, SurfacesAsTheMappedResultAndTheHandleIsGone) {
 }
 
 INSTANTIATE_TEST_SUITE_P(RuntimeCalls, HipDestroyFailureTest, ::testing::ValuesIn(kDestroyCases),
-                         case_name);
+                         DriverFailureCaseName());
 INSTANTIATE_TEST_SUITE_P(WrapperFreed, HipDestroyFailureTest,
-                         ::testing::ValuesIn(kWrappedDestroyCases), case_name);
+                         ::testing::ValuesIn(kWrappedDestroyCases), DriverFailureCaseName());
 
 }  // namespace
 }  // namespace anygpu_test

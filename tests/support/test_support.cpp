@@ -105,4 +105,15 @@ ag_function TestModule::function(const char* name) {
   return function;
 }
 
+void expect_saxpy_layout(ag_function saxpy) {
+  int count = -1;
+  ASSERT_AG(agFunctionGetParamCount(saxpy, &count));
+  EXPECT_EQ(4, count);
+  ag_param_info info{};
+  info.struct_size = sizeof info;
+  ASSERT_AG(agFunctionGetParamInfo(saxpy, 2, &info));
+  EXPECT_EQ(AG_PARAM_POINTER, info.kind);
+  EXPECT_EQ(8u, info.offset);
+}
+
 }  // namespace anygpu_test

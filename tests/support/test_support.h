@@ -27,6 +27,9 @@ bool is_cpu_device(ag_device device);
   GTEST_SKIP() << what << " runs only on the CPU device (host-only code)"
 
 // The embedded test kernels, loaded on a device; functions by name.
+// saxpy's parameters as its module reports them: four, the third a pointer at offset 8.
+void expect_saxpy_layout(ag_function saxpy);
+
 class TestModule {
  public:
   explicit TestModule(ag_device device);

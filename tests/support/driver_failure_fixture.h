@@ -1,0 +1,226 @@
+// The failure-injection suites' common part, for each backend's test driver: the objects a case's
+// call works with (a stream, two events, the test kernels' module and saxpy, a device buffer), set
+// up before the failure is armed and released after; a case (the driver call, its native result and
+// name, the ag_result it maps to, the anygpu call that makes it); and the check that the call
+// surfaces the mapped result with the driver call and the native name in the detail.
+#pragma once
+
+#include <anygpu/anygpu.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include "test_support.h"
+
+namespace anygpu_test {
+
+// What one test case's call works with; a backend's suite may derive to add more.
+struct DriverFailureObjects {
+  ag_device device = nullptr;
+  ag_stream stream = nullptr;
+  ag_event start = nullptr, end = nullptr;
+  ag_module module = nullptr;
+  ag_function saxpy = nullptr;
+  void* buffer = nullptr;
+  float host[256] = {};
+};
+
+// saxpy on f.buffer in blocks of `block` (256 threads in all), on `stream`.
+inline ag_result launch_saxpy(DriverFailureObjects& f, unsigned block, ag_stream stream) {
+  int n = 256;
+  float a = 2.0f;
+  void* x = f.buffer;
+  void* y = f.buffer;
+  void* params[] = {&n, &a, &x, &y};
+  return agLaunchKernel(f.saxpy, 256 / block, 1, 1, block, 1, 1, 0, stream, params, nullptr);
+}
+inline ag_result launch_saxpy(DriverFailureObjects& f, unsigned block) {
+  return launch_saxpy(f, block, f.stream);
+}
+
+// The anygpu calls the backends' cases make, each checking that a failed call handed out nothing.
+namespace failure_calls {
+
+inline ag_result mem_alloc(DriverFailureObjects& f) {
+  void* p = nullptr;
+  ag_result r = agMemAlloc(f.device, 1024, &p);
+  EXPECT_EQ(nullptr, p);
+  return r;
+}
+inline ag_result mem_alloc_host(DriverFailureObjects& f) {
+  void* p = nullptr;
+  ag_result r = agMemAllocHost(f.device, 1024, &p);
+  EXPECT_EQ(nullptr, p);
+  return r;
+}
+inline ag_result mem_free(DriverFailureObjects& f) {
+  return agMemFree(f.device, f.buffer);
+}
+inline ag_result mem_get_info(DriverFailureObjects& f) {
+  size_t free_bytes = 0, total = 0;
+  return agMemGetInfo(f.device, &free_bytes, &total);
+}
+inline ag_result memcpy_htod(DriverFailureObjects& f) {
+  return agMemcpyHtoD(f.device, f.buffer, f.host, sizeof f.host);
+}
+inline ag_result memcpy_dtoh(DriverFailureObjects& f) {
+  return agMemcpyDtoH(f.device, f.host, f.buffer, sizeof f.host);
+}
+inline ag_result memcpy_dtoh_async(DriverFailureObjects& f) {
+  return agMemcpyDtoHAsync(f.host, f.buffer, sizeof f.host, f.stream);
+}
+inline ag_result memset_d8(DriverFailureObjects& f) {
+  return agMemsetD8(f.device, f.buffer, 0, sizeof f.host);
+}
+inline ag_result memset_d8_async(DriverFailureObjects& f) {
+  return agMemsetD8Async(f.buffer, 0, sizeof f.host, f.stream);
+}
+inline ag_result stream_create(DriverFailureObjects& f) {
+  ag_stream s = nullptr;
+  ag_result r = agStreamCreate(f.device, 0, &s);
+  EXPECT_EQ(nullptr, s);
+  return r;
+}
+inline ag_result stream_synchronize(DriverFailureObjects& f) {
+  return agStreamSynchronize(f.stream);
+}
+inline ag_result stream_query(DriverFailureObjects& f) {
+  return agStreamQuery(f.stream);
+}
+inline ag_result event_create(DriverFailureObjects& f) {
+  ag_event e = nullptr;
+  ag_result r = agEventCreate(f.device, 0, &e);
+  EXPECT_EQ(nullptr, e);
+  return r;
+}
+inline ag_result event_record(DriverFailureObjects& f) {
+  return agEventRecord(f.start, f.stream);
+}
+inline ag_result event_elapsed_time(DriverFailureObjects& f) {
+  EXPECT_AG(agEventRecord(f.start, f.stream));
+  EXPECT_AG(agEventRecord(f.end, f.stream));
+  EXPECT_AG(agEventSynchronize(f.end));
+  float ms = -1;
+  ag_result r = agEventElapsedTime(&ms, f.start, f.end);
+  EXPECT_EQ(-1, ms);
+  return r;
+}
+inline ag_result module_load_data(DriverFailureObjects& f) {
+  ag_module m = nullptr;
+  ag_result r =
+      agModuleLoadData(f.device, anygpu_image_test_kernels, anygpu_image_test_kernels_size, &m);
+  EXPECT_EQ(nullptr, m);
+  return r;
+}
+inline ag_result module_get_function(DriverFailureObjects& f) {
+  ag_function fn = nullptr;
+  ag_result r = agModuleGetFunction(f.module, "vector_add", &fn);
+  EXPECT_EQ(nullptr, fn);
+  return r;
+}
+inline ag_result launch(DriverFailureObjects& f) {
+  return launch_saxpy(f, 256);
+}
+inline ag_result device_synchronize(DriverFailureObjects& f) {
+  return agDeviceSynchronize(f.device);
+}
+
+}  // namespace failure_calls
+
+// One driver call failing with one native result (Result: the driver's result type).
+template <typename Objects, typename Result = int>
+struct DriverFailureCase {
+  const char* driver_call;
+  Result native_result;
+  const char* native_name;
+  ag_result expected;
+  std::function<ag_result(Objects&)> call;
+  const char* detail_also = nullptr;  // more the detail must say
+};
+
+// GoogleTest prints a case by its driver call, not as bytes.
+template <typename Objects, typename Result>
+void PrintTo(const DriverFailureCase<Objects, Result>& c, std::ostream* out) {
+  *out << c.driver_call << " -> " << c.native_name;
+}
+
+// <driver call>_<native result>, for INSTANTIATE_TEST_SUITE_P.
+struct DriverFailureCaseName {
+  template <typename Objects, typename Result>
+  std::string operator()(
+      const ::testing::TestParamInfo<DriverFailureCase<Objects, Result>>& info) const {
+    return std::string(info.param.driver_call) + "_" + std::to_string(info.param.native_result);
+  }
+};
+
+// Driver: a TestDriverControl. kBackend: the backend whose first device the cases use.
+template <typename Driver, ag_backend_kind kBackend, typename Objects = DriverFailureObjects,
+          typename Result = int>
+class DriverFailureTest : public ::testing::TestWithParam<DriverFailureCase<Objects, Result>> {
+ protected:
+  using Case = DriverFailureCase<Objects, Result>;
+
+  void SetUp() override {
+    ASSERT_TRUE(driver.loaded()) << "the test driver was not loaded";
+    f.device = driver.device(kBackend, 0);
+    ASSERT_NE(nullptr, f.device) << "no device from the test driver";
+    ASSERT_AG(agStreamCreate(f.device, 0, &f.stream));
+    ASSERT_AG(agEventCreate(f.device, 0, &f.start));
+    ASSERT_AG(agEventCreate(f.device, 0, &f.end));
+    ASSERT_AG(agModuleLoadData(f.device, anygpu_image_test_kernels, anygpu_image_test_kernels_size,
+                               &f.module));
+    ASSERT_AG(agModuleGetFunction(f.module, "saxpy", &f.saxpy));
+    ASSERT_AG(agMemAlloc(f.device, sizeof f.host, &f.buffer));
+    ASSERT_NO_FATAL_FAILURE(set_up_more());
+    live_before = driver.live_objects();
+  }
+  void TearDown() override {
+    driver.clear_failures();
+    tear_down_more();
+    if (f.buffer) {
+      EXPECT_AG(agMemFree(f.device, f.buffer));
+    }
+    if (f.module) {
+      EXPECT_AG(agModuleUnload(f.module));
+    }
+    if (f.start) {
+      EXPECT_AG(agEventDestroy(f.start));
+    }
+    if (f.end) {
+      EXPECT_AG(agEventDestroy(f.end));
+    }
+    if (f.stream) {
+      EXPECT_AG(agStreamDestroy(f.stream));
+    }
+    after_tear_down();
+  }
+  // A backend's own objects and checks: after the common objects are made (before live_before is
+  // taken), before the common objects are released, and after.
+  virtual void set_up_more() {}
+  virtual void tear_down_more() {}
+  virtual void after_tear_down() {}
+
+  // Arms the case's failure, makes its call, and checks the result, that the driver call was made,
+  // and that the detail names the call and the native result; returns the detail.
+  std::string fail_and_check(const Case& c) {
+    const long calls_before = driver.calls(c.driver_call);
+    driver.fail(c.driver_call, c.native_result);
+    EXPECT_EQ(c.expected, c.call(f)) << last_detail();
+    EXPECT_GT(driver.calls(c.driver_call), calls_before) << "the driver call was never made";
+    const std::string detail = last_detail();
+    EXPECT_NE(std::string::npos, detail.find(c.driver_call)) << detail;
+    EXPECT_NE(std::string::npos, detail.find(c.native_name)) << detail;
+    if (c.detail_also) {
+      EXPECT_NE(std::string::npos, detail.find(c.detail_also)) << detail;
+    }
+    return detail;
+  }
+
+  Driver driver;
+  Objects f;
+  long live_before = 0;
+};
+
+}  // namespace anygpu_test
