@@ -1,26 +1,6 @@
 #include "driver_cpu.h"
 
-#include <cstdio>
-#include <cstdlib>
-#include <string>
-
-#include "loaders/backends.h"
-
 namespace anygpu::cuda_test_driver {
-
-DeviceBackend& cpu() {
-  static Backend* const backend = [] {
-    Backend* created = make_cpu_backend().release();
-    std::string reason;
-    if (!created->load(reason) || created->device_count() < 1) {
-      fprintf(stderr, "anygpu CUDA test driver: the CPU backend did not load: %s\n",
-              reason.c_str());
-      abort();
-    }
-    return created;
-  }();
-  return backend->device(0);
-}
 
 CUresult from_cpu(ag_result result) {
   switch (result) {

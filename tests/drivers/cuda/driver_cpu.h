@@ -3,13 +3,16 @@
 #pragma once
 
 #include "driver_api.h"
+#include "driver_state.h"
 #include "shim/backend.h"
+#include "tests/drivers/common/driver_cpu.h"
 
 namespace anygpu::cuda_test_driver {
 
-// Created on first use, shared by every device, kept for the life of the process (a driver is
-// never unloaded, and its worker threads must not be joined during exit).
-DeviceBackend& cpu();
+// The test drivers' shared CPU backend (tests/drivers/common), made on first use and kept.
+inline DeviceBackend& cpu() {
+  return test_driver::cpu(kDriverName);
+}
 
 // The CUresult a failure of the CPU backend becomes.
 CUresult from_cpu(ag_result result);

@@ -108,7 +108,9 @@ ANYGPU_CUDA_TEST_API CUresult cuModuleGetFunction(CUfunction* function, CUmodule
     if (std::find(found->kernels.begin(), found->kernels.end(), name) == found->kernels.end())
       return CUDA_ERROR_NOT_FOUND;
   }
-  void* host = host_kernels();  // loads on first use, outside the lock
+  // Loads on first use, outside the lock.
+  void* host =
+      test_driver::host_kernels(kDriverName, "ANYGPU_CUDA_TEST_KERNELS", config().kernels_path);
   if (!host) return CUDA_ERROR_NOT_FOUND;
   std::lock_guard<std::mutex> lock(o.mutex);
   Module* found = o.module(module);  // again: it may have been unloaded meanwhile

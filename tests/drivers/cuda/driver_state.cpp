@@ -1,12 +1,9 @@
 #include "driver_state.h"
 
-#include <atomic>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <vector>
 
+#include "driver_calls.h"
+#include "driver_environment.h"
 #include "shim/environment.h"
 
 namespace anygpu::cuda_test_driver {
@@ -23,30 +20,11 @@ constexpr FunctionInfo kFunctions[] = {
 // clang-format on
 static_assert(sizeof kFunctions / sizeof kFunctions[0] == static_cast<size_t>(Fn::count));
 
+using test_driver::parse_int;
+using test_driver::split;
+
 void warn(const char* variable, const std::string& value, const char* why) {
-  fprintf(stderr, "anygpu CUDA test driver: ignoring %s=%s: %s\n", variable, value.c_str(), why);
-}
-
-// A whole decimal number in [low, high]; false for anything else.
-bool parse_int(const std::string& text, long low, long high, long* value) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  const long parsed = strtol(text.c_str(), &end, 10);
-  if (*end != '\0' || parsed < low || parsed > high) return false;
-  *value = parsed;
-  return true;
-}
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t end = text.find(separator, start);
-    const size_t stop = end == std::string::npos ? text.size() : end;
-    parts.push_back(text.substr(start, stop - start));
-    start = stop + 1;
-  }
-  return parts;
+  test_driver::warn(kDriverName, variable, value, why);
 }
 
 Config read_config() {
@@ -83,39 +61,23 @@ Config read_config() {
   return c;
 }
 
-struct Failure {
-  Fn fn;
-  CUresult result;
-  int remaining;  // calls until it fires, this one included
-};
-
-// Injected failures are rare: the common path reads one atomic and takes no lock.
-std::mutex failures_mutex;
-std::vector<Failure> failures;
-std::atomic<int> failures_armed{0};
-std::atomic<long> calls[static_cast<int>(Fn::count)];
-
-// ANYGPU_CUDA_TEST_FAIL=name:code[:nth],...
-void read_failures() {
-  const std::string variable = environment("ANYGPU_CUDA_TEST_FAIL");
-  for (const std::string& entry : split(variable, ',')) {
-    if (entry.empty()) continue;
-    const std::vector<std::string> fields = split(entry, ':');
-    Fn fn;
-    long code = 0, nth = 1;
-    if (fields.size() < 2 || fields.size() > 3 || !find_function(fields[0].c_str(), &fn) ||
-        !parse_int(fields[1], 1, 1 << 30, &code) ||
-        (fields.size() == 3 && !parse_int(fields[2], 1, 1 << 30, &nth))) {
-      warn("ANYGPU_CUDA_TEST_FAIL", entry, "expected name:code[:nth]");
-      continue;
-    }
-    inject_failure(fn, static_cast<CUresult>(code), static_cast<int>(nth));
-  }
+test_driver::CallTable& calls() {
+  static auto* const table = new test_driver::CallTable(kDriverName, static_cast<int>(Fn::count));
+  return *table;
 }
 
-// The environment is read when the library is loaded, as a test sets it before dlopen: by this
-// object's initialisation, which comes after that of the tables above (same file, later).
-const bool environment_read = (config(), read_failures(), true);
+// The environment is read when the library is loaded, as a test sets it before dlopen.
+const bool environment_read = [] {
+  config();
+  calls().read_failures("ANYGPU_CUDA_TEST_FAIL", environment("ANYGPU_CUDA_TEST_FAIL"),
+                        [](const std::string& name, int* fn) {
+                          Fn found;
+                          if (!find_function(name.c_str(), &found)) return false;
+                          *fn = static_cast<int>(found);
+                          return true;
+                        });
+  return true;
+}();
 
 }  // namespace
 
@@ -147,38 +109,19 @@ const Config& config() {
 }
 
 CUresult enter(Fn fn) {
-  calls[static_cast<int>(fn)].fetch_add(1, std::memory_order_relaxed);
-  if (failures_armed.load(std::memory_order_acquire) == 0) return CUDA_SUCCESS;
-  std::lock_guard<std::mutex> lock(failures_mutex);
-  CUresult due = CUDA_SUCCESS;
-  for (auto it = failures.begin(); it != failures.end();) {
-    if (it->fn == fn && --it->remaining == 0) {
-      if (due == CUDA_SUCCESS) due = it->result;
-      it = failures.erase(it);
-      failures_armed.fetch_sub(1, std::memory_order_release);
-    } else {
-      ++it;
-    }
-  }
-  return due;
+  return static_cast<CUresult>(calls().enter(static_cast<int>(fn)));
 }
 
 bool inject_failure(Fn fn, CUresult result, int nth) {
-  if (nth < 1 || result == CUDA_SUCCESS) return false;
-  std::lock_guard<std::mutex> lock(failures_mutex);
-  failures.push_back({fn, result, nth});
-  failures_armed.fetch_add(1, std::memory_order_release);
-  return true;
+  return calls().inject(static_cast<int>(fn), result, nth);
 }
 
 void clear_failures() {
-  std::lock_guard<std::mutex> lock(failures_mutex);
-  failures_armed.fetch_sub(static_cast<int>(failures.size()), std::memory_order_release);
-  failures.clear();
+  calls().clear();
 }
 
 long call_count(Fn fn) {
-  return calls[static_cast<int>(fn)].load(std::memory_order_relaxed);
+  return calls().calls(static_cast<int>(fn));
 }
 
 }  // namespace anygpu::cuda_test_driver

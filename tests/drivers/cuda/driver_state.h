@@ -10,6 +10,9 @@
 
 namespace anygpu::cuda_test_driver {
 
+// How the driver names itself in what it says on stderr.
+constexpr const char* kDriverName = "anygpu CUDA test driver";
+
 // One id per exported function: cuda_api.h's lists in order, then cuGetProcAddress_v2.
 // clang-format off
 enum class Fn : int {
