@@ -157,19 +157,11 @@ class Cuda final : public anygpu_bench::Vendor {
   const anygpu_bench::GpuApi* ready(benchmark::State& state,
                                     anygpu_bench::Side side) const override {
     if (!anygpu_cuda_bench::ready(state)) return nullptr;
-    static const anygpu_bench::AnygpuApi anygpu(cuda_runtime());
-    static const DirectApi direct(cuda_runtime());
-    if (side == anygpu_bench::Side::anygpu) return &anygpu;
-    return &direct;
+    return anygpu_bench::side_api<DirectApi>(side, cuda_runtime());
   }
 };
 
-const bool registered = [] {
-  static const Cuda vendor;
-  anygpu_bench::register_launch_latency(vendor);
-  anygpu_bench::register_copy_bandwidth(vendor);
-  return true;
-}();
+const bool registered = anygpu_bench::register_shared_benchmarks<Cuda>();
 
 }  // namespace
 

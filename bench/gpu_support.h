@@ -128,6 +128,24 @@ class Vendor {
 // <prefix>_copy_{htod,dtoh,dtod}/{anygpu,direct} (gpu_copy_bandwidth.cpp).
 void register_launch_latency(const Vendor& vendor);
 void register_copy_bandwidth(const Vendor& vendor);
+// Both, for a vendor made once; returns true (a static to initialise at start-up).
+template <typename VendorType>
+bool register_shared_benchmarks() {
+  static const VendorType vendor;
+  register_launch_latency(vendor);
+  register_copy_bandwidth(vendor);
+  return true;
+}
+
+// What Vendor::ready returns once the setup checked out: `side`'s calls over the vendor's set-up
+// runtime `r` (anygpu's device and the direct side's state), each made once.
+template <typename DirectApiType, typename Runtime>
+const GpuApi* side_api(Side side, const Runtime& r) {
+  static const AnygpuApi anygpu(r);
+  static const DirectApiType direct(r);
+  if (side == Side::anygpu) return &anygpu;
+  return &direct;
+}
 
 // The main of anygpu_<prefix>_bench: Google Benchmark's flags and --launches=N, --copy_mib=N (and
 // --saxpy_mib=N when `saxpy`) into sizes(); runs the benchmarks, then prints the ratios of the

@@ -165,19 +165,11 @@ class Hip final : public anygpu_bench::Vendor {
       return nullptr;
     }
     if (!hip_ok(state, r.fn.hipSetDevice(r.hip_device), "hipSetDevice")) return nullptr;
-    static const anygpu_bench::AnygpuApi anygpu(r);
-    static const DirectApi direct(r);
-    if (side == anygpu_bench::Side::anygpu) return &anygpu;
-    return &direct;
+    return anygpu_bench::side_api<DirectApi>(side, r);
   }
 };
 
-const bool registered = [] {
-  static const Hip vendor;
-  anygpu_bench::register_launch_latency(vendor);
-  anygpu_bench::register_copy_bandwidth(vendor);
-  return true;
-}();
+const bool registered = anygpu_bench::register_shared_benchmarks<Hip>();
 
 }  // namespace
 

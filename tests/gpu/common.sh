@@ -1,14 +1,15 @@
 # shellcheck shell=bash
-# The steps that tests/gpu/run-cuda.sh and run-hip.sh share, sourced by both: the tools, a Release
-# build, anygpu-info listing the vendor's device, the saxpy example, the conformance suite on the
-# vendor's device(s) and the vendor's side-by-side benchmark, then a summary. Each script calls
+# The steps that tests/gpu/run-cuda.sh, run-hip.sh and run-level-zero.sh share, sourced by each:
+# the tools, a Release build, anygpu-info listing the vendor's device, the saxpy example, the
+# conformance suite on the vendor's device(s) and the vendor's side-by-side benchmark, then a
+# summary. Each script calls
 # gpu_begin first, and summary_and_exit last (also called here on a failure that ends the run).
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
-# gpu_begin NAME LABEL BUILD_DIR: NAME is the backend's lower-case name (cuda, hip: the
+# gpu_begin NAME LABEL BUILD_DIR: NAME is the backend's lower-case name (cuda, hip, level_zero: the
 # conformance filter, ANYGPU_BACKENDS, anygpu_NAME_bench, run-NAME-logs), LABEL its name in
-# anygpu-info ("CUDA", "HIP").
+# anygpu-info ("CUDA", "HIP", "Level Zero").
 gpu_begin() {
   name=$1
   label=$2
