@@ -288,37 +288,35 @@ inline void check_range(std::size_t offset, std::size_t count, std::size_t size,
                                             " do not fit in " + std::to_string(size));
 }
 
-}  // namespace detail
+using alloc_fn = ag_result (*)(ag_device, std::size_t, void**);
+using free_fn = ag_result (*)(ag_device, void*);
 
-// `count` elements of T in device memory (agMemAlloc / agMemFree). T must be trivially
-// copyable. A count of 0 allocates nothing and gives an empty owner.
-template <typename T>
-class device_memory {
+// What device_memory and pinned_memory share: sole ownership of `count` elements of T that Alloc
+// allocated on a device and Free gives back, moved but never copied. `Owner` names the class in
+// messages.
+template <typename T, alloc_fn Alloc, free_fn Free>
+class owned_memory {
   static_assert(std::is_trivially_copyable<T>::value,
-                "device_memory<T>: T must be trivially copyable");
+                "anygpu memory owners hold trivially copyable types only");
 
  public:
   using value_type = T;
 
-  device_memory() noexcept = default;
-  device_memory(const anygpu::device& dev, std::size_t count) : device_(dev.handle()) {
+  owned_memory() noexcept = default;
+  owned_memory(ag_device device, std::size_t count, const char* owner, const char* call)
+      : device_(device) {
     if (count == 0) return;
     void* p = nullptr;
-    check(agMemAlloc(device_, detail::byte_size<T>(count, "device_memory"), &p), "agMemAlloc");
+    check(Alloc(device_, byte_size<T>(count, owner), &p), call);
     pointer_ = static_cast<T*>(p);
     count_ = count;
   }
-  // Allocates values.size() elements and copies `values` in.
-  device_memory(const anygpu::device& dev, const std::vector<T>& values)
-      : device_memory(dev, values.size()) {
-    upload(values);
-  }
-  ~device_memory() { reset(); }
-  device_memory(device_memory&& other) noexcept
+  ~owned_memory() { reset(); }
+  owned_memory(owned_memory&& other) noexcept
       : device_(other.device_),
         pointer_(std::exchange(other.pointer_, nullptr)),
         count_(std::exchange(other.count_, 0)) {}
-  device_memory& operator=(device_memory&& other) noexcept {
+  owned_memory& operator=(owned_memory&& other) noexcept {
     if (this != &other) {
       reset();
       device_ = other.device_;
@@ -327,17 +325,63 @@ class device_memory {
     }
     return *this;
   }
-  device_memory(const device_memory&) = delete;
-  device_memory& operator=(const device_memory&) = delete;
+  owned_memory(const owned_memory&) = delete;
+  owned_memory& operator=(const owned_memory&) = delete;
 
-  // The device pointer (unified addressing: pass it to kernels, never dereference it on the host
-  // unless the device is the CPU).
   T* get() const noexcept { return pointer_; }
   std::size_t size() const noexcept { return count_; }
   std::size_t bytes() const noexcept { return count_ * sizeof(T); }
   bool empty() const noexcept { return pointer_ == nullptr; }
   explicit operator bool() const noexcept { return pointer_ != nullptr; }
   anygpu::device device() const noexcept { return anygpu::device(device_); }
+
+  // Frees the memory and leaves this owner empty. Never throws: returns Free's result
+  // (AG_SUCCESS when empty).
+  ag_result reset() noexcept {
+    if (!pointer_) return AG_SUCCESS;
+    count_ = 0;
+    return Free(device_, std::exchange(pointer_, nullptr));
+  }
+  // Gives up ownership: the caller frees the pointer.
+  T* release() noexcept {
+    count_ = 0;
+    return std::exchange(pointer_, nullptr);
+  }
+
+ protected:
+  ag_device device_ = nullptr;
+  T* pointer_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+}  // namespace detail
+
+// `count` elements of T in device memory (agMemAlloc / agMemFree). T must be trivially
+// copyable. A count of 0 allocates nothing and gives an empty owner. get() is the device pointer
+// (unified addressing: pass it to kernels, never dereference it on the host unless the device is
+// the CPU); reset() frees it (agMemFree waits for the device's pending work); release() gives up
+// ownership: the caller frees the pointer with agMemFree(device().handle(), p).
+template <typename T>
+class device_memory : public detail::owned_memory<T, agMemAlloc, agMemFree> {
+  using base = detail::owned_memory<T, agMemAlloc, agMemFree>;
+  using base::count_;
+  using base::device_;
+  using base::pointer_;
+
+ public:
+  device_memory() noexcept = default;
+  device_memory(const anygpu::device& dev, std::size_t count)
+      : base(dev.handle(), count, "device_memory", "agMemAlloc") {}
+  // Allocates values.size() elements and copies `values` in.
+  device_memory(const anygpu::device& dev, const std::vector<T>& values)
+      : device_memory(dev, values.size()) {
+    upload(values);
+  }
+
+  using base::bytes;
+  using base::empty;
+  using base::get;
+  using base::size;
 
   // Synchronous copies (not ordered with streams: synchronize a stream that uses this memory).
   void upload(const T* source, std::size_t count, std::size_t offset = 0) {
@@ -387,88 +431,26 @@ class device_memory {
     if (empty()) return;
     check(agMemsetD8Async(pointer_, value, bytes(), s.get()), "agMemsetD8Async");
   }
-
-  // Frees the memory (agMemFree waits for the device's pending work) and leaves this owner
-  // empty. Never throws: returns agMemFree's result (AG_SUCCESS when empty).
-  ag_result reset() noexcept {
-    if (!pointer_) return AG_SUCCESS;
-    count_ = 0;
-    return agMemFree(device_, std::exchange(pointer_, nullptr));
-  }
-  // Gives up ownership: the caller frees the pointer with agMemFree(device().handle(), p).
-  T* release() noexcept {
-    count_ = 0;
-    return std::exchange(pointer_, nullptr);
-  }
-
- private:
-  ag_device device_ = nullptr;
-  T* pointer_ = nullptr;
-  std::size_t count_ = 0;
 };
 
 // `count` elements of T in page-locked host memory the device can reach (agMemAllocHost /
-// agMemFreeHost). The host reads and writes it directly.
+// agMemFreeHost). The host reads and writes it directly. release() gives up ownership: the caller
+// frees the pointer with agMemFreeHost(device().handle(), p).
 template <typename T>
-class pinned_memory {
-  static_assert(std::is_trivially_copyable<T>::value,
-                "pinned_memory<T>: T must be trivially copyable");
+class pinned_memory : public detail::owned_memory<T, agMemAllocHost, agMemFreeHost> {
+  using base = detail::owned_memory<T, agMemAllocHost, agMemFreeHost>;
+  using base::count_;
+  using base::pointer_;
 
  public:
-  using value_type = T;
-
   pinned_memory() noexcept = default;
-  pinned_memory(const anygpu::device& dev, std::size_t count) : device_(dev.handle()) {
-    if (count == 0) return;
-    void* p = nullptr;
-    check(agMemAllocHost(device_, detail::byte_size<T>(count, "pinned_memory"), &p),
-          "agMemAllocHost");
-    pointer_ = static_cast<T*>(p);
-    count_ = count;
-  }
-  ~pinned_memory() { reset(); }
-  pinned_memory(pinned_memory&& other) noexcept
-      : device_(other.device_),
-        pointer_(std::exchange(other.pointer_, nullptr)),
-        count_(std::exchange(other.count_, 0)) {}
-  pinned_memory& operator=(pinned_memory&& other) noexcept {
-    if (this != &other) {
-      reset();
-      device_ = other.device_;
-      pointer_ = std::exchange(other.pointer_, nullptr);
-      count_ = std::exchange(other.count_, 0);
-    }
-    return *this;
-  }
-  pinned_memory(const pinned_memory&) = delete;
-  pinned_memory& operator=(const pinned_memory&) = delete;
+  pinned_memory(const anygpu::device& dev, std::size_t count)
+      : base(dev.handle(), count, "pinned_memory", "agMemAllocHost") {}
 
-  T* get() const noexcept { return pointer_; }
   T* data() const noexcept { return pointer_; }
-  std::size_t size() const noexcept { return count_; }
-  std::size_t bytes() const noexcept { return count_ * sizeof(T); }
-  bool empty() const noexcept { return pointer_ == nullptr; }
-  explicit operator bool() const noexcept { return pointer_ != nullptr; }
-  anygpu::device device() const noexcept { return anygpu::device(device_); }
   T& operator[](std::size_t i) const noexcept { return pointer_[i]; }
   T* begin() const noexcept { return pointer_; }
   T* end() const noexcept { return pointer_ + count_; }
-
-  ag_result reset() noexcept {
-    if (!pointer_) return AG_SUCCESS;
-    count_ = 0;
-    return agMemFreeHost(device_, std::exchange(pointer_, nullptr));
-  }
-  // Gives up ownership: the caller frees the pointer with agMemFreeHost(device().handle(), p).
-  T* release() noexcept {
-    count_ = 0;
-    return std::exchange(pointer_, nullptr);
-  }
-
- private:
-  ag_device device_ = nullptr;
-  T* pointer_ = nullptr;
-  std::size_t count_ = 0;
 };
 
 // ------------------------------------------------------------------------------------------------
