@@ -6,11 +6,10 @@
 #include <string>
 
 #include "cuda_api.h"
+#include "cuda_result_names.h"
 
 namespace anygpu::cuda {
 
-// "CUDA_ERROR_OUT_OF_MEMORY"; nullptr for a value the table does not know.
-const char* cuda_result_name(CUresult result);
 ag_result map_cuda_result(CUresult result);
 // "CUDA_ERROR_NO_DEVICE (100)", or "CUresult 12345" for an unknown value.
 std::string describe_cuda_result(CUresult result);

@@ -7,11 +7,10 @@
 #include <string>
 
 #include "hip_api.h"
+#include "hip_result_names.h"
 
 namespace anygpu::hip {
 
-// "hipErrorOutOfMemory"; nullptr for a value the table does not know.
-const char* hip_result_name(hipError_t result);
 ag_result map_hip_result(hipError_t result);
 // "hipErrorNoDevice (100)", or "hipError_t 12345" for an unknown value.
 std::string describe_hip_result(hipError_t result);
