@@ -29,8 +29,8 @@ typedef int (*anygpu_cuda_test_fail_fn)(const char* function, int result, int nt
 void anygpu_cuda_test_clear_failures(void);
 typedef void (*anygpu_cuda_test_clear_failures_fn)(void);
 
-/* Device and host allocations, streams and events, and modules alive (primary-context retains
- * are not counted), so that a test shows that a failure leaked nothing. */
+/* Device and host allocations, streams and events, modules and libraries alive (primary-context
+ * retains are not counted), so that a test shows that a failure leaked nothing. */
 long anygpu_cuda_test_live_objects(void);
 typedef long (*anygpu_cuda_test_live_objects_fn)(void);
 

@@ -500,6 +500,84 @@ TEST_F(CudaTestDriver, GetProcAddressTakesBaseNames) {
   EXPECT_EQ(reinterpret_cast<void*>(cu.cuFuncGetParamInfo), pointer);
 }
 
+// What an nvcc-built CUDA Runtime program calls beyond anygpu's list (tests/interpose/programs/
+// has one): the CUDA 13.0 ABIs of cuCtxSynchronize and cuCtxGetDevice, kernels from a library,
+// launched by their CUkernel, and cuGetExportTable, which has no table to give.
+TEST_F(CudaTestDriver, HasTheCudaRuntimesDocumentedCalls) {
+  // This driver says 12.4 (the default), so a CUDA 13.0 caller still gets the 12.x ABI of
+  // cuCtxSynchronize; the 13.0 one (a context argument) is there by name.
+  void* pointer = nullptr;
+  CUdriverProcAddressQueryResult status = -1;
+  EXPECT_EQ(CUDA_SUCCESS, d.get_proc_address("cuCtxSynchronize", &pointer, 13000, 0, &status));
+  EXPECT_EQ(dlsym(d.handle, "cuCtxSynchronize"), pointer);
+  const auto synchronize_v2 =
+      reinterpret_cast<CUresult (*)(CUcontext)>(dlsym(d.handle, "cuCtxSynchronize_v2"));
+  ASSERT_NE(nullptr, synchronize_v2);
+  EXPECT_EQ(CUDA_SUCCESS, synchronize_v2(context));
+  EXPECT_EQ(CUDA_SUCCESS, synchronize_v2(nullptr));  // the current context
+  const auto get_device =
+      reinterpret_cast<CUresult (*)(CUdevice*, CUcontext)>(dlsym(d.handle, "cuCtxGetDevice_v2"));
+  ASSERT_NE(nullptr, get_device);
+  CUdevice device = -1;
+  EXPECT_EQ(CUDA_SUCCESS, get_device(&device, context));
+  EXPECT_EQ(0, device);
+
+  // No private tables: every UUID is not found (driver_export_table.cpp).
+  ASSERT_EQ(CUDA_SUCCESS, d.get_proc_address("cuGetExportTable", &pointer, 3000, 0, &status));
+  const auto get_table = reinterpret_cast<CUresult (*)(const void**, const void*)>(pointer);
+  const unsigned char runtime[16] = {0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a,
+                                     0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9};
+  const void* table = &pointer;
+  EXPECT_EQ(CUDA_ERROR_NOT_FOUND, get_table(&table, runtime));
+  EXPECT_EQ(nullptr, table);
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, get_table(nullptr, runtime));
+
+  if (!have_test_ptx()) GTEST_SKIP() << "no PTX built (clang-19 missing)";
+  using LoadData =
+      CUresult (*)(void**, const void*, CUjit_option*, void**, unsigned, int*, void**, unsigned);
+  using GetKernel = CUresult (*)(void**, void*, const char*);
+  const auto load_data = reinterpret_cast<LoadData>(dlsym(d.handle, "cuLibraryLoadData"));
+  const auto get_kernel = reinterpret_cast<GetKernel>(dlsym(d.handle, "cuLibraryGetKernel"));
+  const auto get_function =
+      reinterpret_cast<CUresult (*)(CUfunction*, void*)>(dlsym(d.handle, "cuKernelGetFunction"));
+  const auto unload = reinterpret_cast<CUresult (*)(void*)>(dlsym(d.handle, "cuLibraryUnload"));
+  ASSERT_TRUE(load_data && get_kernel && get_function && unload);
+  const std::string ptx = test_ptx();
+  void *library = nullptr, *kernel = nullptr, *again = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS,
+            load_data(&library, ptx.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+  EXPECT_EQ(1, d.live_objects());
+  EXPECT_EQ(CUDA_ERROR_NOT_FOUND, get_kernel(&kernel, library, "no_such_kernel"));
+  ASSERT_EQ(CUDA_SUCCESS, get_kernel(&kernel, library, "saxpy"));
+  EXPECT_EQ(CUDA_SUCCESS, get_kernel(&again, library, "saxpy"));
+  EXPECT_EQ(kernel, again);
+  CUfunction function = nullptr;
+  EXPECT_EQ(CUDA_SUCCESS, get_function(&function, kernel));
+  EXPECT_NE(nullptr, function);
+
+  constexpr int n = 300;
+  std::vector<float> x(n), y(n, 1.0f), result(n);
+  for (int i = 0; i < n; ++i) x[i] = static_cast<float>(i);
+  CUdeviceptr dx = 0, dy = 0;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&dx, n * sizeof(float)));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&dy, n * sizeof(float)));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyHtoD_v2(dx, x.data(), n * sizeof(float)));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyHtoD_v2(dy, y.data(), n * sizeof(float)));
+  int count = n;
+  float a = 2.0f;
+  void* params[] = {&count, &a, &dx, &dy};
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuLaunchKernel(reinterpret_cast<CUfunction>(kernel), 2, 1, 1, 256, 1,
+                                            1, 0, nullptr, params, nullptr));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoH_v2(result.data(), dy, n * sizeof(float)));
+  for (int i = 0; i < n; ++i) ASSERT_FLOAT_EQ(2.0f * x[i] + 1.0f, result[i]) << i;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(dx));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(dy));
+  EXPECT_EQ(CUDA_SUCCESS, unload(library));
+  EXPECT_EQ(kInvalidHandle, unload(library));
+  EXPECT_EQ(kInvalidHandle, cu.cuLaunchKernel(reinterpret_cast<CUfunction>(kernel), 1, 1, 1, 32, 1,
+                                              1, 0, nullptr, params, nullptr));
+}
+
 // The last release resets the primary context: what was made in it is gone.
 TEST_F(CudaTestDriver, LastReleaseResetsThePrimaryContext) {
   CUdeviceptr pointer = 0;

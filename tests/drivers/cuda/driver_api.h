@@ -15,6 +15,31 @@
 
 namespace anygpu::cuda {
 
+// Types of the functions below that anygpu itself does not use (cuda.h's).
+struct CUuuid {
+  unsigned char bytes[16];
+};
+typedef struct CUlib_st* CUlibrary;
+typedef struct CUkern_st* CUkernel;
+typedef int CUlibraryOption;
+
+// X(symbol, name for cuGetProcAddress, return, parameters): what an nvcc-built CUDA Runtime
+// program (static cudart, CUDA 13) calls beyond anygpu's list. Its kernels come as a library
+// (cuLibraryLoadData of the fatbin wrapper) and launch through cuLaunchKernel with a CUkernel.
+#define ANYGPU_CUDA_TEST_RUNTIME_FUNCTIONS(X)                                             \
+  X(cuGetExportTable, cuGetExportTable, CUresult, (const void** table, const CUuuid* id)) \
+  X(cuDeviceGetUuid, cuDeviceGetUuid, CUresult, (CUuuid * uuid, CUdevice device))         \
+  X(cuCtxGetDevice, cuCtxGetDevice, CUresult, (CUdevice * device))                        \
+  X(cuCtxGetDevice_v2, cuCtxGetDevice, CUresult, (CUdevice * device, CUcontext context))  \
+  X(cuCtxSynchronize_v2, cuCtxSynchronize, CUresult, (CUcontext context))                 \
+  X(cuLibraryLoadData, cuLibraryLoadData, CUresult,                                       \
+    (CUlibrary * library, const void* code, CUjit_option* jit_options, void** jit_values, \
+     unsigned jit_count, CUlibraryOption* options, void** values, unsigned count))        \
+  X(cuLibraryUnload, cuLibraryUnload, CUresult, (CUlibrary library))                      \
+  X(cuLibraryGetKernel, cuLibraryGetKernel, CUresult,                                     \
+    (CUkernel * kernel, CUlibrary library, const char* name))                             \
+  X(cuKernelGetFunction, cuKernelGetFunction, CUresult, (CUfunction * function, CUkernel kernel))
+
 // Declared in anygpu::cuda with C linkage: a definition in another namespace with extern "C"
 // is the same function (and must have the same type).
 #define ANYGPU_CUDA_TEST_DECLARE(symbol, name, result, parameters) \
@@ -22,6 +47,7 @@ namespace anygpu::cuda {
 extern "C" {
 ANYGPU_CUDA_REQUIRED_FUNCTIONS(ANYGPU_CUDA_TEST_DECLARE)
 ANYGPU_CUDA_OPTIONAL_FUNCTIONS(ANYGPU_CUDA_TEST_DECLARE)
+ANYGPU_CUDA_TEST_RUNTIME_FUNCTIONS(ANYGPU_CUDA_TEST_DECLARE)
 ANYGPU_CUDA_TEST_EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** pfn,
                                                      int cuda_version, cuuint64_t flags,
                                                      CUdriverProcAddressQueryResult* status);
@@ -40,10 +66,12 @@ using namespace anygpu::cuda;
 constexpr int kDefaultDriverVersion = 11040;
 constexpr bool kHasProcAddress = false;
 constexpr bool kHasParamInfo = false;
+constexpr bool kHasRuntimeFunctions = false;
 #else
 constexpr int kDefaultDriverVersion = 12040;
 constexpr bool kHasProcAddress = true;
 constexpr bool kHasParamInfo = true;
+constexpr bool kHasRuntimeFunctions = true;  // ANYGPU_CUDA_TEST_RUNTIME_FUNCTIONS
 #endif
 
 // CUresult values beyond cuda_api.h's (cuda.h's numbers).

@@ -35,6 +35,14 @@ Context* from_handle(CUcontext handle) {
 
 }  // namespace
 
+Context* primary_context(CUdevice device) {
+  return &primary_contexts()[device];
+}
+
+Context* current_context() {
+  return current_stack.empty() ? nullptr : current_stack.back();
+}
+
 CUresult require_context(Context** context) {
   if (CUresult r = require_initialized()) return r;
   if (current_stack.empty()) return CUDA_ERROR_INVALID_CONTEXT;
@@ -127,5 +135,40 @@ ANYGPU_CUDA_TEST_API CUresult cuCtxSynchronize() {
   synchronize_context(context);
   return CUDA_SUCCESS;
 }
+
+#ifndef ANYGPU_CUDA_TEST_OLD_DRIVER
+// What the CUDA Runtime calls: the device of the current context and, since CUDA 13.0, of a given
+// one (NULL: the current one), and the synchronisation of a given context.
+ANYGPU_CUDA_TEST_API CUresult cuCtxGetDevice(CUdevice* device) {
+  DRIVER_ENTRY(cuCtxGetDevice);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (!device) return CUDA_ERROR_INVALID_VALUE;
+  *device = context->device;
+  return CUDA_SUCCESS;
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuCtxGetDevice_v2(CUdevice* device, CUcontext context) {
+  DRIVER_ENTRY(cuCtxGetDevice_v2);
+  if (!context) return cuCtxGetDevice(device);
+  if (CUresult r = require_initialized()) return r;
+  Context* found = from_handle(context);
+  if (!found) return CUDA_ERROR_INVALID_CONTEXT;
+  if (!device) return CUDA_ERROR_INVALID_VALUE;
+  *device = found->device;
+  return CUDA_SUCCESS;
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuCtxSynchronize_v2(CUcontext context) {
+  DRIVER_ENTRY(cuCtxSynchronize_v2);
+  if (!context) return cuCtxSynchronize();
+  if (CUresult r = require_initialized()) return r;
+  Context* found = from_handle(context);
+  if (!found || found->retains.load(std::memory_order_acquire) <= 0)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  synchronize_context(found);
+  return CUDA_SUCCESS;
+}
+#endif
 
 }  // namespace anygpu::cuda

@@ -31,8 +31,15 @@ inline CUcontext to_handle(Context* context) {
 CUresult require_initialized();
 // CUDA_ERROR_INVALID_DEVICE unless `device` is an ordinal of a device present.
 CUresult require_device(CUdevice device);
+// The UUID cuDeviceGetUuid gives, and an attribute's value (0 for one it does not know).
+void device_uuid(CUdevice device, CUuuid* uuid);
+int device_attribute(CUdevice_attribute attribute);
 // The calling thread's current context, which must be active: else CUDA_ERROR_NOT_INITIALIZED or
 // CUDA_ERROR_INVALID_CONTEXT.
 CUresult require_context(Context** context);
+// The primary context of a device present (not retained by this); the calling thread's current
+// context, or nullptr.
+Context* primary_context(CUdevice device);
+Context* current_context();
 
 }  // namespace anygpu::cuda_test_driver

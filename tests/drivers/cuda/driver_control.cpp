@@ -2,6 +2,7 @@
 // C linkage) so that a definition whose signature differs does not compile.
 #include "cuda_test_driver_control.h"
 
+#include "driver_library.h"
 #include "driver_objects.h"
 #include "driver_state.h"
 
@@ -19,7 +20,7 @@ ANYGPU_CUDA_TEST_API void anygpu_cuda_test_clear_failures(void) {
 }
 
 ANYGPU_CUDA_TEST_API long anygpu_cuda_test_live_objects(void) {
-  return driver::live_objects();
+  return driver::live_objects() + driver::live_libraries();
 }
 
 ANYGPU_CUDA_TEST_API long anygpu_cuda_test_calls(const char* function) {

@@ -1,6 +1,8 @@
 // cuInit, the driver version, and the devices and their attributes.
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 #include "driver_context.h"
 #include "driver_state.h"
@@ -10,7 +12,9 @@ namespace {
 
 std::atomic<bool> initialized{false};
 
-// CU_DEVICE_ATTRIBUTE_* values (cuda.h) this device answers; anything else is
+constexpr CUdevice_attribute kAttributeCount = 148;
+
+// CU_DEVICE_ATTRIBUTE_* values (cuda.h) this device answers; one CUDA 13.0 does not have is
 // CUDA_ERROR_INVALID_VALUE, as a real driver answers an attribute it does not know.
 bool attribute_value(CUdevice_attribute attribute, int* value) {
   const CudaArch& arch = config().arch;
@@ -66,6 +70,12 @@ bool attribute_value(CUdevice_attribute attribute, int* value) {
       *value = 227 * 1024;
       return true;
   }
+  // The other attributes CUDA 13.0 has (cuda.h's CU_DEVICE_ATTRIBUTE_MAX is 148) are features
+  // this device lacks: the CUDA Runtime asks for all of them when it starts.
+  if (attribute > 0 && attribute < kAttributeCount) {
+    *value = 0;
+    return true;
+  }
   return false;
 }
 
@@ -73,6 +83,19 @@ bool attribute_value(CUdevice_attribute attribute, int* value) {
 
 CUresult require_initialized() {
   return initialized.load(std::memory_order_acquire) ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+}
+
+void device_uuid(CUdevice device, CUuuid* uuid) {
+  static const char kPrefix[] = "anygpu-test-";  // 12 bytes, then the ordinal
+  memcpy(uuid->bytes, kPrefix, 12);
+  const auto ordinal = static_cast<uint32_t>(device);
+  memcpy(uuid->bytes + 12, &ordinal, 4);
+}
+
+int device_attribute(CUdevice_attribute attribute) {
+  int value = 0;
+  attribute_value(attribute, &value);
+  return value;
 }
 
 CUresult require_device(CUdevice device) {
@@ -145,5 +168,17 @@ ANYGPU_CUDA_TEST_API CUresult cuDeviceGetAttribute(int* value, CUdevice_attribut
   if (CUresult r = require_device(device)) return r;
   return attribute_value(attribute, value) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
+
+#ifndef ANYGPU_CUDA_TEST_OLD_DRIVER
+// A made-up UUID per device (the CUDA Runtime asks for it at start-up).
+ANYGPU_CUDA_TEST_API CUresult cuDeviceGetUuid(CUuuid* uuid, CUdevice device) {
+  DRIVER_ENTRY(cuDeviceGetUuid);
+  if (CUresult r = require_initialized()) return r;
+  if (!uuid) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = require_device(device)) return r;
+  device_uuid(device, uuid);
+  return CUDA_SUCCESS;
+}
+#endif
 
 }  // namespace anygpu::cuda

@@ -1,6 +1,8 @@
-// cuLaunchKernel: the launch is checked against the device's limits, then run by the CPU backend
-// on the stream's CPU stream, or to completion for the legacy default stream.
+// cuLaunchKernel (of a function, or of a library's kernel): the launch is checked against the
+// device's limits, then run by the CPU backend on the stream's CPU stream, or to completion for
+// the legacy default stream.
 #include "driver_cpu.h"
+#include "driver_library.h"
 #include "driver_objects.h"
 #include "driver_state.h"
 
@@ -34,6 +36,10 @@ ANYGPU_CUDA_TEST_API CUresult cuLaunchKernel(CUfunction function, unsigned grid_
   DRIVER_ENTRY(cuLaunchKernel);
   Context* context = nullptr;
   if (CUresult r = require_context(&context)) return r;
+#ifndef ANYGPU_CUDA_TEST_OLD_DRIVER
+  // A CUkernel (the CUDA Runtime's launches) stands for its function in this context.
+  if (CUresult r = function_for_launch(function, context, &function)) return r;
+#endif
   void* native = nullptr;
   size_t parameters = 0;
   {

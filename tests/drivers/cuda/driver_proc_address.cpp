@@ -21,19 +21,28 @@ const Entry kEntries[] = {
   {Fn::symbol, reinterpret_cast<void*>(&symbol)},
   ANYGPU_CUDA_REQUIRED_FUNCTIONS(ANYGPU_CUDA_TEST_ENTRY)
   ANYGPU_CUDA_OPTIONAL_FUNCTIONS(ANYGPU_CUDA_TEST_ENTRY)
+  ANYGPU_CUDA_TEST_RUNTIME_FUNCTIONS(ANYGPU_CUDA_TEST_ENTRY)
 #undef ANYGPU_CUDA_TEST_ENTRY
   {Fn::cuGetProcAddress_v2, reinterpret_cast<void*>(&cuGetProcAddress_v2)},
 };
 // clang-format on
 
-// The CUDA version that introduced each function anygpu asks for after CUDA 11.0 (the version
-// anygpu needs); every other one is older.
+// The CUDA version that introduced each function anygpu or the CUDA Runtime asks for after CUDA
+// 11.0 (the version anygpu needs); every other one is older. A name with two ABIs
+// (cuCtxSynchronize, cuCtxGetDevice) gives the newest one the requested version has.
 int introduced_in(Fn fn) {
   switch (fn) {
     case Fn::cuGetProcAddress_v2:
+    case Fn::cuLibraryLoadData:
+    case Fn::cuLibraryUnload:
+    case Fn::cuLibraryGetKernel:
+    case Fn::cuKernelGetFunction:
       return 12000;
     case Fn::cuFuncGetParamInfo:
       return 12040;
+    case Fn::cuCtxGetDevice_v2:
+    case Fn::cuCtxSynchronize_v2:
+      return 13000;
     default:
       return 0;
   }
@@ -60,18 +69,21 @@ ANYGPU_CUDA_TEST_API CUresult cuGetProcAddress_v2(const char* symbol, void** pfn
   if (!symbol || !pfn || (flags & ~kFlags)) return CUDA_ERROR_INVALID_VALUE;
   *pfn = nullptr;
   CUdriverProcAddressQueryResult answer = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+  int chosen_version = -1;
   for (const Entry& entry : kEntries) {
     const FunctionInfo& info = function_info(entry.fn);
     if (strcmp(symbol, info.name) != 0) continue;
-    if (config().missing.count(info.name) || introduced_in(entry.fn) > config().driver_version)
-      break;
-    if (introduced_in(entry.fn) > cuda_version) {
-      answer = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
-      break;
+    const int introduced = introduced_in(entry.fn);
+    if (config().missing.count(info.name) || introduced > config().driver_version) continue;
+    if (introduced > cuda_version) {
+      if (answer != CU_GET_PROC_ADDRESS_SUCCESS)
+        answer = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
+      continue;
     }
+    if (introduced <= chosen_version) continue;
     *pfn = entry.pointer;
+    chosen_version = introduced;
     answer = CU_GET_PROC_ADDRESS_SUCCESS;
-    break;
   }
   if (status) *status = answer;
   return answer == CU_GET_PROC_ADDRESS_SUCCESS ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;

@@ -14,6 +14,7 @@ constexpr FunctionInfo kFunctions[] = {
 #define ANYGPU_CUDA_TEST_INFO(symbol, name, result, parameters) {#symbol, #name},
   ANYGPU_CUDA_REQUIRED_FUNCTIONS(ANYGPU_CUDA_TEST_INFO)
   ANYGPU_CUDA_OPTIONAL_FUNCTIONS(ANYGPU_CUDA_TEST_INFO)
+  ANYGPU_CUDA_TEST_RUNTIME_FUNCTIONS(ANYGPU_CUDA_TEST_INFO)
 #undef ANYGPU_CUDA_TEST_INFO
   {"cuGetProcAddress_v2", "cuGetProcAddress"},
 };
@@ -88,6 +89,7 @@ const FunctionInfo& function_info(Fn fn) {
 bool is_exported(Fn fn) {
   if (fn == Fn::cuFuncGetParamInfo) return kHasParamInfo;
   if (fn == Fn::cuGetProcAddress_v2) return kHasProcAddress;
+  if (fn >= Fn::cuGetExportTable && fn < Fn::cuGetProcAddress_v2) return kHasRuntimeFunctions;
   return true;
 }
 

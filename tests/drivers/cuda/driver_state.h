@@ -13,12 +13,14 @@ namespace anygpu::cuda_test_driver {
 // How the driver names itself in what it says on stderr.
 constexpr const char* kDriverName = "anygpu CUDA test driver";
 
-// One id per exported function: cuda_api.h's lists in order, then cuGetProcAddress_v2.
+// One id per exported function: cuda_api.h's lists in order, the CUDA Runtime's
+// (driver_api.h), then cuGetProcAddress_v2.
 // clang-format off
 enum class Fn : int {
 #define ANYGPU_CUDA_TEST_ID(symbol, name, result, parameters) symbol,
   ANYGPU_CUDA_REQUIRED_FUNCTIONS(ANYGPU_CUDA_TEST_ID)
   ANYGPU_CUDA_OPTIONAL_FUNCTIONS(ANYGPU_CUDA_TEST_ID)
+  ANYGPU_CUDA_TEST_RUNTIME_FUNCTIONS(ANYGPU_CUDA_TEST_ID)
 #undef ANYGPU_CUDA_TEST_ID
   cuGetProcAddress_v2,
   count
@@ -30,7 +32,8 @@ struct FunctionInfo {
   const char* name;    // the name cuGetProcAddress takes: "cuMemAlloc"
 };
 const FunctionInfo& function_info(Fn fn);
-// False for what this build leaves out (the old driver's cuGetProcAddress_v2, cuFuncGetParamInfo).
+// False for what this build leaves out (the old driver's cuGetProcAddress_v2, cuFuncGetParamInfo
+// and the CUDA Runtime's functions).
 bool is_exported(Fn fn);
 // The exported function a versioned or base name denotes; false for none.
 bool find_function(const char* name, Fn* fn);
