@@ -341,6 +341,23 @@ def launcher_refuses_bad_options(args):
                args.driver_program, "sequence"])
 
 
+def launch_kernel_names(args):
+    """Launches carry the kernel's name, grid and block: a module's function, and a library's
+    kernel passed as the function (how the CUDA Runtime launches)."""
+    need(args.ptx and os.path.exists(args.ptx), f"no test PTX ({args.ptx or 'none'}: clang-19 missing)")
+    trace = os.path.join(args.work_dir, "trace.json")
+    done = traced(args, ["--trace", trace], [args.driver_program, "launch", args.ptx],
+                  environment={"ANYGPU_CUDA_TEST_KERNELS": args.test_kernels})
+    for how in ("module", "library"):
+        check(re.search(rf"^{how} saxpy result 0 launch 0 right$", done.stdout, re.MULTILINE),
+              f"the {how} launch did not compute saxpy")
+    launches = [event["args"] for event in load_trace(trace) if event["name"] == "cuLaunchKernel"]
+    seen = [(a.get("kernel"), a.get("grid"), a.get("block"), a["result"]) for a in launches]
+    expected = [("saxpy", [1, 1, 1], [256, 1, 1], "CUDA_SUCCESS"),
+                ("saxpy", [2, 1, 1], [128, 1, 1], "CUDA_SUCCESS")]
+    check(seen == expected, f"traced launches {seen}, expected {expected}")
+
+
 # ---- real programs: nvcc's CUDA Runtime program and hipcc's HIP program (programs/) ----------
 
 def runtime_lookups(events):
@@ -426,7 +443,7 @@ def main():
                    "--proc-address-driver", "--work-dir"):
         parser.add_argument(option, required=True)
     for option in ("--runtime-program", "--runtime-kernels", "--stub-dir", "--cuda-driver-dir",
-                   "--hipcc-program"):
+                   "--hipcc-program", "--ptx", "--test-kernels"):
         parser.add_argument(option, default="")  # empty: not built here
     parser.add_argument("--asan", action="store_true")
     parser.add_argument("--sanitizer-runtimes", default="")  # with --asan: LD_PRELOAD for foreign programs

@@ -10,7 +10,9 @@
  *   driver_api_program threads        8 threads allocating and freeing at once
  *   driver_api_program fork           calls in a parent and its forked child
  *   driver_api_program modules DIR    loads PTX, a cubin and a wrapped fatbin; writes each image
- *                                     as it should be saved to DIR/expected-<n>.<extension> */
+ *                                     as it should be saved to DIR/expected-<n>.<extension>
+ *   driver_api_program launch PTX     saxpy from the PTX file, launched as a module's function
+ *                                     and as a library's kernel (the CUDA Runtime's way) */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -25,6 +27,10 @@ typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
 typedef struct CUctx_st* CUcontext;
 typedef struct CUmod_st* CUmodule;
+typedef struct CUfunc_st* CUfunction;
+typedef struct CUlib_st* CUlibrary;
+typedef struct CUkern_st* CUkernel;
+typedef struct CUstream_st* CUstream;
 
 CUresult cuInit(unsigned flags);
 CUresult cuDeviceGet(CUdevice* device, int ordinal);
@@ -38,6 +44,16 @@ CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t bytes);
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
 CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned count, int* options,
                             void** values);
+CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name);
+CUresult cuModuleUnload(CUmodule module);
+CUresult cuLibraryLoadData(CUlibrary* library, const void* code, int* jit_options,
+                           void** jit_values, unsigned jit_count, int* options, void** values,
+                           unsigned count);
+CUresult cuLibraryGetKernel(CUkernel* kernel, CUlibrary library, const char* name);
+CUresult cuLibraryUnload(CUlibrary library);
+CUresult cuLaunchKernel(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+                        unsigned block_x, unsigned block_y, unsigned block_z, unsigned shared_bytes,
+                        CUstream stream, void** params, void** extra);
 /* The test driver's control functions (tests/drivers/cuda/README.md). */
 long anygpu_cuda_test_calls(const char* function);
 long anygpu_cuda_test_live_objects(void);
@@ -261,6 +277,76 @@ static int modules(const char* dir) {
   return 0;
 }
 
+/* The whole file, NUL-terminated (PTX is text); NULL when it cannot be read. */
+static char* read_text(const char* path) {
+  FILE* file = fopen(path, "rb");
+  if (!file) return NULL;
+  fseek(file, 0, SEEK_END);
+  long size = ftell(file);
+  fseek(file, 0, SEEK_SET);
+  char* text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+  if (text && fread(text, 1, (size_t)size, file) != (size_t)size) {
+    free(text);
+    text = NULL;
+  }
+  if (text) text[size] = '\0';
+  fclose(file);
+  return text;
+}
+
+/* y = 2 x + y over n floats through `function` on a grid of `blocks` x `threads`; 1 when the
+ * launch and copies worked and every element is right. */
+static int run_saxpy(CUfunction function, unsigned blocks, unsigned threads, CUresult* launch) {
+  enum { n = 256 };
+  float x[n], y[n];
+  for (int i = 0; i < n; ++i) {
+    x[i] = (float)i;
+    y[i] = 1.0f;
+  }
+  CUdeviceptr dx = 0, dy = 0;
+  int count = n;
+  float a = 2.0f;
+  void* params[] = {&count, &a, &dx, &dy};
+  *launch = -1;
+  if (cuMemAlloc_v2(&dx, sizeof x) || cuMemAlloc_v2(&dy, sizeof y) ||
+      cuMemcpyHtoD_v2(dx, x, sizeof x) || cuMemcpyHtoD_v2(dy, y, sizeof y))
+    return 0;
+  *launch = cuLaunchKernel(function, blocks, 1, 1, threads, 1, 1, 0, NULL, params, NULL);
+  int right = *launch == 0 && cuMemcpyDtoH_v2(y, dy, sizeof y) == 0;
+  for (int i = 0; right && i < n; ++i) right = y[i] == 2.0f * x[i] + 1.0f;
+  cuMemFree_v2(dx);
+  cuMemFree_v2(dy);
+  return right;
+}
+
+/* saxpy as a module's function, then as a library's kernel passed as the function. */
+static int launch(const char* ptx_path) {
+  char* ptx = read_text(ptx_path);
+  if (!ptx) {
+    fprintf(stderr, "cannot read %s\n", ptx_path);
+    return 2;
+  }
+  if (start() != 0) return 1;
+  CUmodule module = NULL;
+  CUfunction function = NULL;
+  CUresult result = cuModuleLoadDataEx(&module, ptx, 0, NULL, NULL);
+  if (result == 0) result = cuModuleGetFunction(&function, module, "saxpy");
+  CUresult launched = -1;
+  int right = result == 0 && run_saxpy(function, 1, 256, &launched);
+  printf("module saxpy result %d launch %d %s\n", result, launched, right ? "right" : "wrong");
+  if (module) cuModuleUnload(module);
+
+  CUlibrary library = NULL;
+  CUkernel kernel = NULL;
+  result = cuLibraryLoadData(&library, ptx, NULL, NULL, 0, NULL, NULL, 0);
+  if (result == 0) result = cuLibraryGetKernel(&kernel, library, "saxpy");
+  right = result == 0 && run_saxpy((CUfunction)kernel, 2, 128, &launched);
+  printf("library saxpy result %d launch %d %s\n", result, launched, right ? "right" : "wrong");
+  if (library) cuLibraryUnload(library);
+  free(ptx);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   const char* mode = argc > 1 ? argv[1] : "";
@@ -270,7 +356,9 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "threads") == 0) return threads();
   if (strcmp(mode, "matching") == 0 && argc > 2) return matching(argv[2]);
   if (strcmp(mode, "modules") == 0 && argc > 2) return modules(argv[2]);
-  fprintf(stderr, "usage: %s sequence|proc-address|matching LIB|threads|fork|modules DIR\n",
+  if (strcmp(mode, "launch") == 0 && argc > 2) return launch(argv[2]);
+  fprintf(stderr,
+          "usage: %s sequence|proc-address|matching LIB|threads|fork|modules DIR|launch PTX\n",
           argv[0]);
   return 2;
 }
