@@ -9,8 +9,9 @@ namespace anygpu::intercept {
 
 using DlsymFunction = void* (*)(void* handle, const char* name);
 
-// Code that may run before a sanitizer runtime has started (dlsym_hook.cpp).
-#define ANYGPU_NOT_SANITIZED __attribute__((no_sanitize("address", "undefined")))
+// Code that may run before a sanitizer runtime has started (dlsym_hook.cpp): ASan's and TSan's
+// own start-up looks functions up with dlsym, before an instrumented call could work.
+#define ANYGPU_NOT_SANITIZED __attribute__((no_sanitize("address", "undefined", "thread")))
 
 // glibc's dlsym, found with dlvsym (the interposer's own dlsym is dlsym_hook.cpp).
 ANYGPU_NOT_SANITIZED DlsymFunction real_dlsym();
