@@ -11,6 +11,8 @@
 # Targets, each from the C++ sources (C sources, AG_KERNEL_C, are host-only):
 #   host     a shared object for this machine (the CPU backend), built by the project's compiler
 #            with its flags; always built. Also left as ${CMAKE_BINARY_DIR}/kernels/<image>.host.so.
+#            With the barrier pass (ANYGPU_CPU_BARRIER_PASS, in anygpu's own build), its C++ sources
+#            are built by clang++-19 with the pass plugin instead (docs/cpu-barrier-pass.md).
 #   PTX      one per sm_ level (PTX_ARCHS, default ANYGPU_PTX_ARCHS), clang-19 in CUDA mode.
 #   cubin    from that PTX with ptxas, for ANYGPU_CUBIN_ARCHS, only where a CUDA toolkit is found.
 #   AMD      one code object per target id (AMDGPU_TARGETS, default ANYGPU_AMDGPU_TARGETS: gfx90a,
@@ -57,6 +59,18 @@ find_program(ANYGPU_SPIRV_CLANG NAMES clang-15 DOC "clang whose LLVM matches llv
 find_program(ANYGPU_SPIRV_LINK NAMES llvm-link-15 DOC "llvm-link matching ANYGPU_SPIRV_CLANG")
 find_program(ANYGPU_SPIRV_AS NAMES llvm-as-15 DOC "llvm-as matching ANYGPU_SPIRV_CLANG")
 find_program(ANYGPU_LLVM_SPIRV NAMES llvm-spirv-15 DOC "LLVM IR to SPIR-V translator")
+find_program(ANYGPU_HOST_CLANG NAMES clang++-19
+  DOC "clang++ that builds host code objects with the barrier pass (ANYGPU_CPU_BARRIER_PASS)")
+# The barrier pass makes kernels with barriers run as loops over their threads, not on fibers.
+# Off by default under sanitizers: the pass's build of the kernels is not instrumented.
+if(CMAKE_CXX_FLAGS MATCHES "-fsanitize")
+  set(_anygpu_barrier_pass_default OFF)
+else()
+  set(_anygpu_barrier_pass_default ON)
+endif()
+option(ANYGPU_CPU_BARRIER_PASS
+  "Build host code objects with clang++-19 and the barrier pass (needs llvm-19-dev)"
+  ${_anygpu_barrier_pass_default})
 find_program(ANYGPU_PTXAS NAMES ptxas HINTS ENV CUDA_PATH PATHS /usr/local/cuda
   PATH_SUFFIXES bin DOC "CUDA toolkit's ptxas (optional: cubins)")
 
@@ -212,10 +226,41 @@ function(_anygpu_add_spirv out name sources)
   set(${out} "${output}" PARENT_SCOPE)
 endfunction()
 
-# The host code object: a module library built like the rest of the project.
+# The C++ host sources as objects built by clang++-19 with the barrier pass; C sources as they are.
+function(_anygpu_host_pass_objects out name sources)
+  get_target_property(plugin anygpu_barrier_pass ANYGPU_PLUGIN_FILE)
+  set(objects "")
+  set(index 0)
+  foreach(source ${sources})
+    if(source MATCHES "\\.c$")
+      list(APPEND objects "${source}")
+      continue()
+    endif()
+    get_filename_component(stem "${source}" NAME_WE)
+    set(object "${CMAKE_BINARY_DIR}/kernels/${name}/host/${index}_${stem}.o")
+    add_custom_command(OUTPUT "${object}"
+      COMMAND "${ANYGPU_HOST_CLANG}" -std=c++17 -O3 -fPIC -fvisibility=hidden -fno-exceptions
+              -ffp-contract=off
+              -Wno-pass-failed -DANYGPU_WORKITEM_LOOPS "-fpass-plugin=${plugin}"
+              -I${ANYGPU_KERNEL_INCLUDE_DIR} -I${CMAKE_CURRENT_SOURCE_DIR}
+              -MD -MT "${object}" -MF "${object}.d" -c "${source}" -o "${object}"
+      DEPENDS "${source}" anygpu_barrier_pass "${plugin}" DEPFILE "${object}.d"
+      COMMENT "anygpu kernels: host ${stem} with the barrier pass" VERBATIM)
+    list(APPEND objects "${object}")
+    math(EXPR index "${index} + 1")
+  endforeach()
+  set(${out} "${objects}" PARENT_SCOPE)
+endfunction()
+
+# The host code object: a module library built like the rest of the project, or from the barrier
+# pass's objects.
 function(_anygpu_add_host out name sources)
   set(host_target anygpu_kernels_${name}_host)
+  if(ANYGPU_CPU_BARRIER_PASS AND TARGET anygpu_barrier_pass)
+    _anygpu_host_pass_objects(sources "${name}" "${sources}")
+  endif()
   add_library(${host_target} MODULE ${sources})
+  set_target_properties(${host_target} PROPERTIES LINKER_LANGUAGE CXX)
   target_include_directories(${host_target} PRIVATE
     ${ANYGPU_KERNEL_INCLUDE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(${host_target} PRIVATE m)

@@ -15,7 +15,9 @@
 extern "C" {
 #endif
 
-#define AGK_HOST_ABI_VERSION 1u
+/* 2 appended agk_kernel_desc::run_blocks_wi. The runtime takes 1 and 2. */
+#define AGK_HOST_ABI_VERSION 2u
+#define AGK_HOST_ABI_MIN_VERSION 1u
 #define AGK_HOST_ABI_SYMBOL "anygpu_host_abi"
 #define AGK_KERNEL_SYMBOL_PREFIX "anygpu_kernel_"
 
@@ -68,6 +70,10 @@ typedef struct agk_kernel_desc {
   void (*c_function)(void);
   /* Sets the code object's thread-local context pointer for this kernel's source file. */
   void (*set_context)(agk_thread_ctx* ctx);
+  /* ABI 2: runs blocks as loops over their threads, split at barriers by the barrier pass
+   * (docs/cpu-barrier-pass.md), with no fiber; it never calls ctx->barrier. NULL where the kernel
+   * was built without the pass or the pass left it on fibers. */
+  agk_run_blocks_fn run_blocks_wi;
 } agk_kernel_desc;
 
 #ifdef __cplusplus

@@ -48,6 +48,8 @@ void BlockRunner::run_blocks(const LaunchPacket& packet, uint32_t block_begin, u
   ctx_.block_dim = packet.block;
   ctx_.dynamic_shared = dynamic_shared(packet.dynamic_shared_bytes);
   ctx_.converted = 0;
+  ctx_.barrier = packet.kernel->work_item_loops ? &BlockRunner::on_work_item_barrier
+                                                : &BlockRunner::on_barrier;
   packet.kernel->run_blocks(packet.params, &ctx_, block_begin, block_end);
 }
 
@@ -123,6 +125,18 @@ void BlockRunner::on_barrier(agk_thread_ctx* ctx) {
   const uint32_t thread = runner->linear_thread(ctx->thread_idx);
   if (!runner->converted_) runner->convert(thread);
   runner->yield_from(thread);
+}
+
+void BlockRunner::on_work_item_barrier(agk_thread_ctx* ctx) {
+  // Only agk_wi_divergent() (or a barrier in code the pass could not see) gets here.
+  auto* runner = static_cast<BlockRunner*>(ctx->runtime);
+  fprintf(stderr,
+          "anygpu: kernel '%s': the threads of a block reached different barriers (or a barrier "
+          "the barrier pass did not see), which its loops cannot run; CUDA requires every thread "
+          "of a block to reach the same __syncthreads(). ANYGPU_CPU_WORKITEM_LOOPS=0 runs it on "
+          "fibers.\n",
+          runner->packet_->kernel->desc->name);
+  abort();
 }
 
 void BlockRunner::on_finish_block(agk_thread_ctx* ctx) {

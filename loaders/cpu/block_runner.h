@@ -35,6 +35,7 @@ class BlockRunner {
   };
 
   static void on_barrier(agk_thread_ctx* ctx);
+  static void on_work_item_barrier(agk_thread_ctx* ctx);
   static void on_finish_block(agk_thread_ctx* ctx);
   static void fiber_main(void* pooled_fiber);
 

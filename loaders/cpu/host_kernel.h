@@ -15,6 +15,7 @@ struct HostKernel {
   size_t argument_bytes = 0;  // the packed size of all parameters
   agk_run_blocks_fn run_blocks = nullptr;
   agk_run_thread_fn run_thread = nullptr;
+  bool work_item_loops = false;  // run_blocks is the barrier pass's: it never reaches a barrier
   // C kernels only: how libffi calls desc->c_function.
   ffi_cif cif{};
   std::vector<ffi_type*> ffi_types;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "../../shim/environment.h"
 #include "../../shim/error.h"
 
 namespace anygpu::cpu {
@@ -44,6 +45,13 @@ void* open_from_memory(const unsigned char* image, size_t bytes, int& memory_fil
   }
   memory_file = fd;
   return handle;
+}
+
+// ANYGPU_CPU_WORKITEM_LOOPS=0 runs every kernel on the fiber path, even where the barrier pass
+// made loops of it. Read when a module's kernel is first looked up, so a program (or a test) can
+// load one image twice, once each way.
+bool work_item_loops_enabled() {
+  return environment("ANYGPU_CPU_WORKITEM_LOOPS") != "0";
 }
 
 bool layout_from_signature(const char* signature, HostKernel& kernel) {
@@ -141,10 +149,11 @@ ag_result open_image(const unsigned char* image, size_t bytes, void** handle) {
                 "the shared object has no %s(): it was not built with anygpu/kernel.h",
                 AGK_HOST_ABI_SYMBOL);
   }
-  if (const uint32_t version = abi(); version != AGK_HOST_ABI_VERSION) {
+  if (const uint32_t version = abi();
+      version < AGK_HOST_ABI_MIN_VERSION || version > AGK_HOST_ABI_VERSION) {
     close_image(opened, memory_file);
-    return fail(AG_ERROR_INVALID_IMAGE, "host code object ABI %u; this anygpu needs %u", version,
-                AGK_HOST_ABI_VERSION);
+    return fail(AG_ERROR_INVALID_IMAGE, "host code object ABI %u; this anygpu takes %u to %u",
+                version, AGK_HOST_ABI_MIN_VERSION, AGK_HOST_ABI_VERSION);
   }
   images->push_back(
       LoadedImage{std::vector<unsigned char>(image, image + bytes), opened, memory_file});
@@ -176,7 +185,8 @@ ag_result HostModule::get_kernel(const char* name, const HostKernel** kernel) {
   auto loaded = std::make_unique<HostKernel>();
   loaded->desc = describe();
   const agk_kernel_desc* desc = loaded->desc;
-  if (!desc || desc->abi_version != AGK_HOST_ABI_VERSION || !desc->set_context)
+  if (!desc || desc->abi_version < AGK_HOST_ABI_MIN_VERSION ||
+      desc->abi_version > AGK_HOST_ABI_VERSION || !desc->set_context)
     return fail(AG_ERROR_INVALID_IMAGE, "kernel '%s' has an invalid descriptor", name);
   if (desc->run_blocks && desc->run_thread && desc->params) {
     for (uint32_t i = 0; i < desc->param_count; ++i) {
@@ -186,6 +196,10 @@ ag_result HostModule::get_kernel(const char* name, const HostKernel** kernel) {
     }
     loaded->run_blocks = desc->run_blocks;
     loaded->run_thread = desc->run_thread;
+    if (desc->abi_version >= 2 && desc->run_blocks_wi && work_item_loops_enabled()) {
+      loaded->run_blocks = desc->run_blocks_wi;
+      loaded->work_item_loops = true;
+    }
   } else if (desc->c_function && desc->signature) {
     if (!layout_from_signature(desc->signature, *loaded))
       return fail(AG_ERROR_INVALID_IMAGE, "kernel '%s' has an invalid signature \"%s\"", name,

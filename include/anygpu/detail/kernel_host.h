@@ -77,7 +77,7 @@ static inline void agk_barrier(void) {
   const agk_kernel_desc* anygpu_kernel_##name(void) {                                       \
     static const agk_kernel_desc desc = {                                                   \
         AGK_HOST_ABI_VERSION, sizeof(signature) - 1, #name, 0, 0, 0, signature,             \
-        (void (*)(void))name, agk_set_context};                                             \
+        (void (*)(void))name, agk_set_context, 0};                                          \
     return &desc;                                                                           \
   }                                                                                         \
   static void name params
@@ -88,6 +88,31 @@ static inline void agk_barrier(void) {
 #include <tuple>
 #include <type_traits>
 #include <utility>
+
+#ifdef ANYGPU_WORKITEM_LOOPS
+/* Markers for the barrier pass (docs/cpu-barrier-pass.md), which the build defines
+ * ANYGPU_WORKITEM_LOOPS for. In each kernel's block entry (agk_wi_block_NAME) the pass replaces
+ * them with its loops' counters and region splits; elsewhere (the fiber path) they do what they
+ * say. Weak, so that no optimisation before the pass looks inside them; the pass plugin also
+ * marks every call that can reach agk_wi_barrier convergent before clang optimises anything. */
+extern "C" __attribute__((weak, visibility("hidden"), noinline)) unsigned agk_wi_local_id(
+    agk_thread_ctx* ctx, unsigned dim) {
+  return dim == 0 ? ctx->thread_idx.x : dim == 1 ? ctx->thread_idx.y : ctx->thread_idx.z;
+}
+extern "C" __attribute__((weak, visibility("hidden"), noinline)) void agk_wi_barrier(
+    agk_thread_ctx* ctx, unsigned x, unsigned y, unsigned z, agk_thread_ctx** current) {
+  ctx->thread_idx = agk_dim3{x, y, z};  // the runtime tells the threads apart by it
+  ctx->barrier(ctx);
+  *current = ctx;  // other threads run on this OS thread meanwhile, and set it
+}
+/* Threads of one block left a region for different barriers: the runtime's barrier callback, in
+ * a block run as loops, says so and stops the program. */
+extern "C" __attribute__((weak, visibility("hidden"), noinline, cold)) void agk_wi_divergent(
+    agk_thread_ctx* ctx) {
+  ctx->barrier(ctx);
+  __builtin_trap();
+}
+#endif
 
 /* Internal linkage on purpose: each kernel source file has its own context pointer and flags.
  *
@@ -124,7 +149,12 @@ struct kernel_marks {
 template <int N = 0>
 static inline agk_dim3 agk_thread_idx() {
   (void)agk_detail::helper_marks<N>::context;
+#ifdef ANYGPU_WORKITEM_LOOPS
+  agk_thread_ctx* ctx = agk_current_ctx;
+  return agk_dim3{agk_wi_local_id(ctx, 0), agk_wi_local_id(ctx, 1), agk_wi_local_id(ctx, 2)};
+#else
   return agk_current_ctx->thread_idx;
+#endif
 }
 template <int N = 0>
 static inline agk_dim3 agk_block_idx() {
@@ -147,8 +177,12 @@ template <int N = 0>
 static inline void agk_barrier() {
   (void)agk_detail::helper_marks<N>::barrier;
   agk_thread_ctx* ctx = agk_current_ctx;
+#ifdef ANYGPU_WORKITEM_LOOPS
+  agk_wi_barrier(ctx, ctx->thread_idx.x, ctx->thread_idx.y, ctx->thread_idx.z, &agk_current_ctx);
+#else
   ctx->barrier(ctx);
   agk_current_ctx = ctx;
+#endif
 }
 
 #define threadIdx agk_thread_idx<>()
@@ -195,9 +229,13 @@ struct kernel_frame {
   template <int N = 0>
   void agk_barrier() {
     (void)kernel_marks<Kernel, N>::barrier;
+#ifdef ANYGPU_WORKITEM_LOOPS
+    agk_wi_barrier(agk_ctx, agk_thread.x, agk_thread.y, agk_thread.z, &agk_current_ctx);
+#else
     agk_ctx->thread_idx = agk_thread;  // the runtime tells the threads apart by it
     agk_ctx->barrier(agk_ctx);
     if (helpers_read_context || helpers_use_barrier) agk_current_ctx = agk_ctx;
+#endif
   }
 };
 
@@ -276,6 +314,21 @@ struct kernel_traits<void (Frame::*)(Args...)> {
     std::apply([&frame](const auto&... a) { (frame.*Body)(a...); }, args);
   }
 
+#ifdef ANYGPU_WORKITEM_LOOPS
+  /* Every thread of the block ctx->block_idx names, as the body of one thread: the barrier pass
+   * makes it loops over the threads. */
+  template <void (Frame::*Body)(Args...)>
+  static inline void wi_block(void** p, agk_thread_ctx* ctx) {
+    const values args = unpack(p, std::index_sequence_for<Args...>{});
+    Frame frame;
+    frame.agk_enter(ctx);
+    frame.agk_block = ctx->block_idx;
+    frame.agk_thread =
+        agk_dim3{agk_wi_local_id(ctx, 0), agk_wi_local_id(ctx, 1), agk_wi_local_id(ctx, 2)};
+    std::apply([&frame](const auto&... a) { (frame.*Body)(a...); }, args);
+  }
+#endif
+
   template <void (Frame::*Body)(Args...)>
   static agk_run_blocks_fn block_loop() {
     const bool may_convert = kernel_flags<Frame>::uses_barrier || helpers_use_barrier;
@@ -285,8 +338,28 @@ struct kernel_traits<void (Frame::*)(Args...)> {
   }
 };
 
+/* Blocks [block_begin, block_end), each by one call of the block entry the barrier pass made. */
+template <void (*Block)(void**, agk_thread_ctx*)>
+void run_blocks_wi(void** p, agk_thread_ctx* ctx, uint32_t block_begin, uint32_t block_end) {
+  agk_current_ctx = ctx;
+  const agk_dim3 grid = ctx->grid_dim;
+  agk_dim3 next = {block_begin % grid.x, (block_begin / grid.x) % grid.y,
+                   block_begin / (grid.x * grid.y)};
+  for (uint32_t b = block_begin; b < block_end; ++b) {
+    ctx->block_idx = next;
+    if (++next.x == grid.x) {
+      next.x = 0;
+      if (++next.y == grid.y) {
+        next.y = 0;
+        ++next.z;
+      }
+    }
+    Block(p, ctx);
+  }
+}
+
 template <typename Body, Body body>
-const agk_kernel_desc* describe(const char* name) {
+const agk_kernel_desc* describe(const char* name, agk_run_blocks_fn run_blocks_wi) {
   using traits = kernel_traits<Body>;
   static const agk_kernel_desc desc = {AGK_HOST_ABI_VERSION,
                                        (uint32_t)std::tuple_size<typename traits::values>::value,
@@ -296,12 +369,36 @@ const agk_kernel_desc* describe(const char* name) {
                                        &traits::template run_thread<body>,
                                        nullptr,
                                        nullptr,
-                                       agk_set_context};
+                                       agk_set_context,
+                                       run_blocks_wi};
   return &desc;
 }
 
 }  // namespace agk_detail
 }  // namespace
+
+#ifdef ANYGPU_WORKITEM_LOOPS
+/* The block entry the barrier pass rewrites, and its state: 1 once rewritten. On x86-64 the entry
+ * is built for AVX-512, AVX2 and the baseline, and the loader picks the best the processor has
+ * (an ifunc), as PoCL compiles for the processor it runs on. The build passes -fvisibility=hidden
+ * (target_clones takes no visibility attribute). */
+#if defined(__x86_64__) && defined(__clang__)
+#define AGK_WI_TARGETS __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define AGK_WI_TARGETS __attribute__((noinline))
+#endif
+#define AGK_WI_ENTRY(name)                                                                \
+  extern "C" __attribute__((visibility("hidden"))) unsigned char agk_wi_state_##name = 0; \
+  extern "C" AGK_WI_TARGETS void agk_wi_block_##name(void** p, agk_thread_ctx* ctx) {     \
+    agk_detail::kernel_traits<decltype(&agk_kernel_##name::run)>::wi_block<               \
+        &agk_kernel_##name::run>(p, ctx);                                                 \
+  }
+#define AGK_WI_RUN(name) \
+  (agk_wi_state_##name ? &agk_detail::run_blocks_wi<&agk_wi_block_##name> : nullptr)
+#else
+#define AGK_WI_ENTRY(name)
+#define AGK_WI_RUN(name) nullptr
+#endif
 
 #define AG_KERNEL(name, params)                                                              \
   namespace {                                                                                \
@@ -309,10 +406,11 @@ const agk_kernel_desc* describe(const char* name) {
     void run params;                                                                         \
   };                                                                                         \
   }                                                                                          \
+  AGK_WI_ENTRY(name)                                                                         \
   extern "C" __attribute__((visibility("default")))                                          \
   const agk_kernel_desc* anygpu_kernel_##name(void) {                                        \
     return agk_detail::describe<decltype(&agk_kernel_##name::run), &agk_kernel_##name::run>( \
-        #name);                                                                              \
+        #name, AGK_WI_RUN(name));                                                            \
   }                                                                                          \
   void agk_kernel_##name::run params
 
@@ -370,6 +468,5 @@ AG_DEVICE void atomicStore(T* address, T value) {
   __atomic_store_n(address, value, __ATOMIC_RELEASE);
 }
 #endif /* __cplusplus */
-
 
 #endif /* ANYGPU_DETAIL_KERNEL_HOST_H */

@@ -1,0 +1,169 @@
+// The pass plugin clang loads with -fpass-plugin (cmake/AnygpuKernels.cmake does it for the host
+// code objects). It runs once the module is inlined and simplified, before the vectorizer, which
+// then widens the loops it made. `opt -passes=anygpu-work-item-loops` runs it alone.
+#include <cstdlib>
+#include <map>
+
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/LICM.h"
+#include "llvm/Transforms/Scalar/LoopBoundSplit.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/LoopUnrollPass.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimpleLoopUnswitch.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "work_item_loops.h"
+
+using namespace llvm;
+
+namespace anygpu_pass {
+namespace {
+
+// What a kernel the pass gives up on keeps: its block entry returns at once, and its state stays
+// 0, so the CPU backend never calls it and runs the kernel on fibers.
+void leave_to_fibers(Function& entry) {
+  const GlobalValue::VisibilityTypes visibility = entry.getVisibility();
+  entry.deleteBody();
+  entry.setVisibility(visibility);
+  ReturnInst::Create(entry.getContext(), BasicBlock::Create(entry.getContext(), "", &entry));
+}
+
+// ANYGPU_BARRIER_PASS_VERBOSE=1 names each kernel made into loops; 2 also prints its entry
+// before the rewrite.
+int verbosity() {
+  const char* value = getenv("ANYGPU_BARRIER_PASS_VERBOSE");
+  return value ? atoi(value) : 0;
+}
+
+}  // namespace
+
+void clean_up(Function& entry, FunctionAnalysisManager& analyses, bool rewritten) {
+  FunctionPassManager passes;
+  passes.addPass(SROAPass(SROAOptions::ModifyCFG));
+  passes.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+  passes.addPass(InstCombinePass());
+  passes.addPass(SimplifyCFGPass());
+  passes.addPass(createFunctionToLoopPassAdaptor(LICMPass(LICMOptions()), /*UseMemorySSA=*/true));
+  passes.addPass(InstCombinePass());
+  // `if (i < n)` on the thread index splits the thread loop in two, the first with no condition:
+  // what lets the vectorizer widen a bounds-checked kernel such as saxpy.
+  passes.addPass(createFunctionToLoopPassAdaptor(LoopBoundSplitPass()));
+  if (rewritten) {
+    // A branch on a block-wide value inside a thread loop (the `stride < blockDim.x` that ends a
+    // reduction's loop) becomes two loops, so the vectorizer does not run both sides masked.
+    LoopPassManager unswitch;
+    unswitch.addPass(SimpleLoopUnswitchPass(/*NonTrivial=*/true));
+    passes.addPass(createFunctionToLoopPassAdaptor(std::move(unswitch), /*UseMemorySSA=*/true));
+    // Peel the first thread off a loop where `threadIdx.x == 0` guards the work, so the rest of
+    // the loop has none (else the vectorizer runs it masked for every thread).
+    passes.addPass(
+        LoopUnrollPass(LoopUnrollOptions(2).setPeeling(true).setPartial(false).setRuntime(false)));
+  }
+  passes.addPass(SimplifyCFGPass());
+  passes.run(entry, analyses);
+}
+
+// Clang marks nothing convergent outside GPU targets. Without it, jump threading and friends may
+// copy a barrier into both sides of an `if (threadIdx.x == 0)`, and the copies become barriers
+// that only some threads reach. So before any optimisation: the barrier marker, every call to
+// it, and every function (and call) that can reach it.
+PreservedAnalyses MarkConvergentPass::run(Module& module, ModuleAnalysisManager&) {
+  Function* barrier = module.getFunction(kBarrier);
+  if (!barrier) return PreservedAnalyses::all();
+  // Its call through ctx->barrier too, or LLVM would find that nothing convergent happens inside
+  // it and drop the attribute from it and its callers.
+  for (Instruction& instruction : instructions(*barrier))
+    if (auto* call = dyn_cast<CallBase>(&instruction)) call->setConvergent();
+  SmallVector<Function*, 8> work{barrier};
+  SmallPtrSet<Function*, 16> done;
+  while (!work.empty()) {
+    Function* function = work.pop_back_val();
+    if (!done.insert(function).second) continue;
+    function->setConvergent();
+    for (User* user : function->users())
+      if (auto* call = dyn_cast<CallBase>(user); call && call->getCalledFunction() == function) {
+        call->setConvergent();
+        work.push_back(call->getFunction());
+      }
+  }
+  return PreservedAnalyses::none();
+}
+
+// One kernel's block entry, or each of its target clones (agk_wi_block_NAME.avx2.1, ...: the
+// ifunc agk_wi_block_NAME picks one when the code object is loaded). Returns why not, or "".
+std::string rewrite(Function& entry, FunctionAnalysisManager& analyses) {
+  if (entry.arg_size() != 2) return "its block entry is not the one kernel_host.h emits";
+  std::string why = inline_calls(entry);
+  Prepared prepared;
+  if (why.empty()) {
+    analyses.invalidate(entry, PreservedAnalyses::none());
+    clean_up(entry, analyses, false);  // SROA: the kernel's frame becomes plain values
+    if (verbosity() >= 2) entry.print(errs());
+    why = prepare(entry, prepared);
+  }
+  if (why.empty()) why = build_loops(entry, prepared);
+  if (why.empty() && verifyFunction(entry, &errs()))
+    why = "internal error: the rewritten entry does not verify";
+  analyses.invalidate(entry, PreservedAnalyses::none());
+  if (why.empty()) {
+    clean_up(entry, analyses, true);
+    drop_unsafe_parallel_marks(entry, analyses);
+  }
+  return why;
+}
+
+PreservedAnalyses WorkItemLoopsPass::run(Module& module, ModuleAnalysisManager& module_analyses) {
+  auto& analyses =
+      module_analyses.getResult<FunctionAnalysisManagerModuleProxy>(module).getManager();
+  std::map<std::string, SmallVector<Function*, 4>> entries;  // by kernel
+  for (Function& function : module) {
+    const StringRef name = function.getName();
+    if (function.isDeclaration() || !name.starts_with(kBlockPrefix) || name.ends_with(".resolver"))
+      continue;
+    entries[name.drop_front(strlen(kBlockPrefix)).split('.').first.str()].push_back(&function);
+  }
+  if (entries.empty()) return PreservedAnalyses::all();
+
+  for (auto& [kernel, versions] : entries) {
+    GlobalVariable* state = module.getGlobalVariable(kStatePrefix + kernel, true);
+    std::string why;
+    if (!state || state->isDeclaration()) why = "its state flag is missing";
+    for (Function* version : versions)
+      if (why.empty()) why = rewrite(*version, analyses);
+    if (!why.empty()) {
+      for (Function* version : versions) leave_to_fibers(*version);
+      errs() << "anygpu barrier pass: kernel " << kernel << " stays on fibers: " << why << "\n";
+      continue;
+    }
+    state->setInitializer(ConstantInt::get(state->getValueType(), 1));
+    if (verbosity() >= 1) errs() << "anygpu barrier pass: kernel " << kernel << " runs as loops\n";
+  }
+  return PreservedAnalyses::none();
+}
+
+}  // namespace anygpu_pass
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {
+      LLVM_PLUGIN_API_VERSION, "anygpu-barrier-pass", "1", [](PassBuilder& builder) {
+        builder.registerPipelineStartEPCallback([](ModulePassManager& passes, OptimizationLevel) {
+          passes.addPass(anygpu_pass::MarkConvergentPass());
+        });
+        builder.registerOptimizerEarlyEPCallback([](ModulePassManager& passes, OptimizationLevel) {
+          passes.addPass(anygpu_pass::WorkItemLoopsPass());
+        });
+        builder.registerPipelineParsingCallback(
+            [](StringRef name, ModulePassManager& passes, ArrayRef<PassBuilder::PipelineElement>) {
+              if (name != "anygpu-work-item-loops") return false;
+              passes.addPass(anygpu_pass::WorkItemLoopsPass());
+              return true;
+            });
+      }};
+}

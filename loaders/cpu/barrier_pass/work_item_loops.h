@@ -1,0 +1,69 @@
+// The anygpu barrier pass (docs/cpu-barrier-pass.md): turns each kernel's block entry, emitted by
+// include/anygpu/detail/kernel_host.h under ANYGPU_WORKITEM_LOOPS, into loops over the block's
+// threads, split at its barriers, so that the CPU backend runs a block with no fiber.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/PassManager.h"
+
+namespace anygpu_pass {
+
+// Names shared with kernel_host.h.
+inline constexpr const char* kBlockPrefix = "agk_wi_block_";   // void(void** params, ctx*)
+inline constexpr const char* kStatePrefix = "agk_wi_state_";   // set to 1 once transformed
+inline constexpr const char* kLocalId = "agk_wi_local_id";     // unsigned(ctx*, unsigned dim)
+inline constexpr const char* kBarrier = "agk_wi_barrier";      // void(ctx*, x, y, z, ctx**)
+inline constexpr const char* kDivergent = "agk_wi_divergent";  // void(ctx*), never returns
+// The most threads a CPU block has (the backend's max_threads_per_block).
+inline constexpr unsigned kMaxThreads = 1024;
+// agk_thread_ctx (kernel_host_abi.h): thread_idx at 0, then block_idx, block_dim, grid_dim, ...
+// Only thread_idx changes while a block runs.
+inline constexpr uint64_t kCtxBlockDim = 24;
+inline constexpr uint64_t kCtxFirstInvariant = 12;
+// Marks the per-thread copies of a slot ([kMaxThreads x T] allocas), which loops over threads
+// may access in parallel.
+inline constexpr const char* kPerThreadMetadata = "anygpu.per_thread";
+// Per-thread storage of values that live across barriers, at most, per thread.
+inline constexpr uint64_t kMaxBytesPerThread = 4096;
+
+struct Prepared {
+  llvm::BasicBlock* prologue = nullptr;  // allocas, and values every thread of the block shares
+  llvm::BasicBlock* body = nullptr;      // the original entry: where the first region starts
+  std::vector<llvm::BasicBlock*> barrier_blocks;  // each holds one barrier and a branch
+};
+
+bool is_call_to(const llvm::Instruction& instruction, llvm::StringRef name);
+
+// Inlines every call with a body and checks for what the loops cannot express. Returns why the
+// kernel must stay on fibers, or an empty string.
+std::string inline_calls(llvm::Function& entry);
+
+// After clean_up(): hoists the block's shared values, isolates barriers and demotes to memory
+// every value used outside its basic block that cannot be recomputed there.
+std::string prepare(llvm::Function& entry, Prepared& out);
+
+// Splits the prepared entry into regions between barriers and runs each as loops over the
+// threads. Returns why it cannot, or an empty string.
+std::string build_loops(llvm::Function& entry, const Prepared& prepared);
+
+// Takes back the parallel mark of thread loops that still touch a stack slot every thread shares
+// (a private array the cleanup could not make registers): their iterations would clobber it.
+void drop_unsafe_parallel_marks(llvm::Function& entry, llvm::FunctionAnalysisManager& analyses);
+
+// Scalar cleanup after inlining, and after the rewrite so that the vectorizer sees plain loops.
+void clean_up(llvm::Function& entry, llvm::FunctionAnalysisManager& analyses, bool rewritten);
+
+struct MarkConvergentPass : llvm::PassInfoMixin<MarkConvergentPass> {
+  llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager& analyses);
+};
+
+struct WorkItemLoopsPass : llvm::PassInfoMixin<WorkItemLoopsPass> {
+  llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager& analyses);
+};
+
+}  // namespace anygpu_pass

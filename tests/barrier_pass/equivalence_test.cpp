@@ -1,0 +1,330 @@
+// Every C++ kernel in kernels/ run through the barrier pass's loops and through fibers gives the
+// same bytes, for blocks of 1, 7, 32, 64, 256 and 1024 threads in 1-D, 2-D and 3-D shapes (those
+// the kernel's contract allows). The test image is loaded twice on the CPU device, once with
+// ANYGPU_CPU_WORKITEM_LOOPS=0.
+#include <dlfcn.h>
+
+#include <anygpu/kernel_host_abi.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+
+#include "dialect_math.h"
+#include "mixed_params.h"
+#include "test_support.h"
+
+using namespace anygpu_test;
+
+namespace {
+
+using Bytes = std::vector<unsigned char>;
+struct Shape {
+  unsigned x, y, z;
+};
+
+const Shape kShapes[] = {{1, 1, 1},    {7, 1, 1}, {32, 1, 1}, {64, 1, 1},  {256, 1, 1},
+                         {1024, 1, 1},                                                   // 1-D
+                         {1, 7, 1},    {8, 4, 1}, {8, 8, 1},  {16, 16, 1}, {32, 32, 1},  // 2-D
+                         {1, 1, 7},    {4, 4, 2}, {4, 4, 4},  {8, 8, 4},   {16, 8, 8}};  // 3-D
+
+std::string shape_name(const Shape& s) {
+  return std::to_string(s.x) + "x" + std::to_string(s.y) + "x" + std::to_string(s.z);
+}
+
+template <typename T>
+Bytes bytes_of(const DeviceBuffer<T>& buffer) {
+  const std::vector<T> values = buffer.download();
+  const auto* begin = reinterpret_cast<const unsigned char*>(values.data());
+  return Bytes(begin, begin + values.size() * sizeof(T));
+}
+
+void launch(ag_function f, Shape grid, Shape block, void** params, unsigned shared = 0) {
+  ASSERT_EQ(AG_SUCCESS, agLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared,
+                                       nullptr, params, nullptr))
+      << last_detail();
+  ASSERT_EQ(AG_SUCCESS, agDeviceSynchronize(cpu_device())) << last_detail();
+}
+
+unsigned blocks_for(unsigned n, unsigned block) {
+  return (n + block - 1) / block;
+}
+
+std::vector<float> ramp(size_t n, int period) {
+  std::vector<float> values(n);
+  for (size_t i = 0; i < n; ++i) values[i] = 0.25f * static_cast<float>(i % period) - 3.0f;
+  return values;
+}
+
+// One kernel: which block shapes its contract allows, and a run that returns its outputs.
+struct Case {
+  const char* kernel;
+  std::function<bool(const Shape&)> fits;
+  std::function<std::vector<Bytes>(ag_device, ag_function, const Shape&)> run;
+};
+
+bool any_shape(const Shape&) {
+  return true;
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> all;
+  all.push_back({"saxpy", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 5003;
+                   float a = 1.5f;
+                   DeviceBuffer<float> x(d, ramp(n, 97)), y(d, ramp(n, 13));
+                   void* p[] = {&n, &a, x.param(), y.param()};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(y)};
+                 }});
+  all.push_back({"vector_add", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 3001;
+                   DeviceBuffer<float> x(d, ramp(n, 31)), y(d, ramp(n, 7)), c(d, n);
+                   void* p[] = {&n, x.param(), y.param(), c.param()};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(c)};
+                 }});
+  all.push_back({"block_reduce", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 4099;
+                   const unsigned grid = blocks_for(n, b.x);
+                   DeviceBuffer<float> in(d, ramp(n, 11)), out(d, grid);
+                   void* p[] = {&n, in.param(), out.param()};
+                   launch(f, {grid, 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back({"block_reverse3d", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   const Shape grid{3, 2, 2};
+                   const size_t n = 12u * b.x * b.y * b.z;
+                   std::vector<int> values(n);
+                   for (size_t i = 0; i < n; ++i) values[i] = static_cast<int>(i * 7 + 1);
+                   DeviceBuffer<int> data(d, values);
+                   void* p[] = {data.param()};
+                   launch(f, grid, b, p);
+                   return std::vector<Bytes>{bytes_of(data)};
+                 }});
+  all.push_back({"dialect_atomics", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   std::vector<int> start(5, 0);
+                   start[4] = 41;
+                   DeviceBuffer<int> ints(d, start);
+                   DeviceBuffer<unsigned> uints(d, std::vector<unsigned>(4, 0));
+                   DeviceBuffer<uint64_t> wide(d, std::vector<uint64_t>(1, 0));
+                   DeviceBuffer<float> floats(d, std::vector<float>(1, 0));
+                   DeviceBuffer<double> doubles(d, std::vector<double>(1, 0));
+                   void* p[] = {ints.param(), uints.param(), wide.param(), floats.param(),
+                                doubles.param()};
+                   launch(f, {3, 1, 1}, b, p);
+                   // uints[2]: which thread's compare-and-swap won, a race between blocks.
+                   std::vector<unsigned> u = uints.download();
+                   EXPECT_NE(0u, u[2]);
+                   u[2] = 0;
+                   const auto* raw = reinterpret_cast<const unsigned char*>(u.data());
+                   return std::vector<Bytes>{bytes_of(ints), Bytes(raw, raw + 16), bytes_of(wide),
+                                             bytes_of(floats), bytes_of(doubles)};
+                 }});
+  all.push_back({"dialect_math", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 777;
+                   std::vector<float> in(n);
+                   for (int i = 0; i < n; ++i) in[i] = 0.01f + 7.9f * i / n;
+                   DeviceBuffer<float> x(d, in);
+                   DeviceBuffer<float> fo(d, (size_t)n * ag_dialect_math_float_count);
+                   DeviceBuffer<double> dout(d, (size_t)n * ag_dialect_math_double_count);
+                   void* p[] = {&n, x.param(), fo.param(), dout.param()};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(fo), bytes_of(dout)};
+                 }});
+  all.push_back({"empty", any_shape, [](ag_device, ag_function f, const Shape& b) {
+                   launch(f, {5, 1, 1}, b, nullptr);
+                   return std::vector<Bytes>{};
+                 }});
+  all.push_back(
+      {"helper_barrier_reverse", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+         const unsigned grid = 5;
+         std::vector<int> values(grid * b.x);
+         for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i);
+         DeviceBuffer<int> data(d, values);
+         void* p[] = {data.param()};
+         launch(f, {grid, 1, 1}, b, p);
+         return std::vector<Bytes>{bytes_of(data)};
+       }});
+  all.push_back({"helper_index", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 2000;
+                   DeviceBuffer<int> out(d, std::vector<int>(n, -1));
+                   void* p[] = {&n, out.param()};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back({"histogram", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 3333;
+                   unsigned bins = 17;
+                   std::vector<unsigned> values(n);
+                   for (int i = 0; i < n; ++i) values[i] = (unsigned)(i * 2654435761u);
+                   DeviceBuffer<unsigned> in(d, values), out(d, std::vector<unsigned>(bins, 0));
+                   void* p[] = {&n, in.param(), &bins, out.param()};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back({"index3d", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   int nx = 19, ny = 11, nz = 9;
+                   DeviceBuffer<int> out(d, std::vector<int>(nx * ny * nz, -1));
+                   void* p[] = {&nx, &ny, &nz, out.param()};
+                   launch(f, {blocks_for(nx, b.x), blocks_for(ny, b.y), blocks_for(nz, b.z)}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back({"mixed_params", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   char c = -3;
+                   short s = 1234;
+                   int i = -56789;
+                   int64_t l = 1ll << 40;
+                   float x = 2.5f;
+                   double y = -0.125;
+                   ag_pair16 pair{-7, 3.75};
+                   DeviceBuffer<double> out(d, std::vector<double>(8, 0));
+                   void* p[] = {&c, &s, &i, &l, &x, &y, out.param(), &pair};
+                   launch(f, {2, 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back({"reverse_blocks", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 2500;
+                   DeviceBuffer<float> data(d, ramp(n, 1000));
+                   void* p[] = {&n, data.param()};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p, b.x * sizeof(float));
+                   return std::vector<Bytes>{bytes_of(data)};
+                 }});
+  all.push_back({"sgemm_tiled", [](const Shape& s) { return s.x == 16 && s.y == 16 && s.z == 1; },
+                 [](ag_device d, ag_function f, const Shape& b) {
+                   int m = 37, n = 45, k = 50;
+                   DeviceBuffer<float> a(d, ramp(m * k, 9)), bm(d, ramp(k * n, 5)), c(d, m * n);
+                   void* p[] = {&m, &n, &k, a.param(), bm.param(), c.param()};
+                   launch(f, {blocks_for(n, 16), blocks_for(m, 16), 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(c)};
+                 }});
+  all.push_back({"smooth_steps", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 3000;
+                   const unsigned grid = blocks_for(n, b.x);
+                   std::vector<int> steps(grid);
+                   for (unsigned i = 0; i < grid; ++i) steps[i] = static_cast<int>(i % 5);
+                   DeviceBuffer<int> counts(d, steps);
+                   DeviceBuffer<float> data(d, ramp(n, 23));
+                   void* p[] = {&n, counts.param(), data.param()};
+                   launch(f, {grid, 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(data)};
+                 }});
+  all.push_back({"transpose_shared",
+                 [](const Shape& s) { return s.x == 32 && 32 % s.y == 0 && s.z == 1; },
+                 [](ag_device d, ag_function f, const Shape& b) {
+                   int rows = 70, cols = 45;
+                   DeviceBuffer<float> in(d, ramp(rows * cols, 1 << 20)), out(d, rows * cols);
+                   void* p[] = {&rows, &cols, in.param(), out.param()};
+                   launch(f, {blocks_for(cols, 32), blocks_for(rows, 32), 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back({"wait_flag", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   DeviceBuffer<int> flag(d, std::vector<int>(1, 1)), done(d, 1);
+                   void* p[] = {flag.param(), done.param()};
+                   launch(f, {2, 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(done)};
+                 }});
+  return all;
+}
+
+// The test image, loaded with the loops allowed or not.
+class Image {
+ public:
+  explicit Image(bool loops) {
+    setenv("ANYGPU_CPU_WORKITEM_LOOPS", loops ? "1" : "0", 1);
+    EXPECT_EQ(AG_SUCCESS, agModuleLoadData(cpu_device(), anygpu_image_test_kernels,
+                                           anygpu_image_test_kernels_size, &module_))
+        << last_detail();
+  }
+  ~Image() {
+    if (module_) agModuleUnload(module_);
+    unsetenv("ANYGPU_CPU_WORKITEM_LOOPS");
+  }
+  // Looked up while the environment says which path: the CPU backend reads it then.
+  ag_function function(const char* name, bool loops) {
+    setenv("ANYGPU_CPU_WORKITEM_LOOPS", loops ? "1" : "0", 1);
+    ag_function f = nullptr;
+    EXPECT_EQ(AG_SUCCESS, agModuleGetFunction(module_, name, &f)) << last_detail();
+    return f;
+  }
+
+ private:
+  ag_module module_ = nullptr;
+};
+
+// The descriptor the host code object gives for `kernel`.
+const agk_kernel_desc* descriptor(const char* kernel) {
+  static void* handle = dlopen(ANYGPU_TEST_KERNELS_PATH, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) return nullptr;
+  auto describe = reinterpret_cast<const agk_kernel_desc* (*)()>(
+      dlsym(handle, (std::string(AGK_KERNEL_SYMBOL_PREFIX) + kernel).c_str()));
+  return describe ? describe() : nullptr;
+}
+
+class BarrierPassTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(BarrierPassTest, SameResultsAsFibers) {
+  const Case& c = GetParam();
+#ifdef ANYGPU_TEST_BARRIER_PASS
+  const agk_kernel_desc* desc = descriptor(c.kernel);
+  ASSERT_NE(nullptr, desc) << "no descriptor for " << c.kernel;
+  EXPECT_NE(nullptr, desc->run_blocks_wi)
+      << c.kernel << " was left on fibers by the barrier pass (the build said why)";
+#endif
+  Image loops(true), fibers(false);
+  ag_function with_loops = loops.function(c.kernel, true);
+  ag_function with_fibers = fibers.function(c.kernel, false);
+  ASSERT_NE(nullptr, with_loops);
+  ASSERT_NE(nullptr, with_fibers);
+  int shapes = 0;
+  for (const Shape& shape : kShapes) {
+    if (!c.fits(shape)) continue;
+    ++shapes;
+    const std::vector<Bytes> expected = c.run(cpu_device(), with_fibers, shape);
+    const std::vector<Bytes> actual = c.run(cpu_device(), with_loops, shape);
+    ASSERT_EQ(expected.size(), actual.size());
+    for (size_t i = 0; i < expected.size(); ++i)
+      EXPECT_TRUE(expected[i] == actual[i])
+          << c.kernel << ": output " << i << " differs for a block of " << shape_name(shape);
+  }
+  EXPECT_GT(shapes, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, BarrierPassTest, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return std::string(info.param.kernel);
+                         });
+
+// Every AG_KERNEL of kernels/ (the build passes their names) has a case above.
+TEST(BarrierPass, EveryKernelHasACase) {
+  std::string names = ANYGPU_TEST_KERNEL_NAMES;
+  std::vector<Case> all = cases();
+  size_t start = 0;
+  while (start < names.size()) {
+    size_t end = names.find(',', start);
+    if (end == std::string::npos) end = names.size();
+    const std::string name = names.substr(start, end - start);
+    bool found = false;
+    for (const Case& c : all) found = found || name == c.kernel;
+    EXPECT_TRUE(found) << "kernel " << name << " has no case in equivalence_test.cpp";
+    start = end + 1;
+  }
+}
+
+// ANYGPU_CPU_WORKITEM_LOOPS=0 keeps the descriptor's fiber entry: the two paths really differ
+// when the pass made loops (a smoke check that the comparison above compares two paths).
+TEST(BarrierPass, EveryCppKernelHasLoopsWhenThePassIsOn) {
+#ifndef ANYGPU_TEST_BARRIER_PASS
+  GTEST_SKIP() << "built without the barrier pass (ANYGPU_CPU_BARRIER_PASS)";
+#else
+  for (const Case& c : cases()) {
+    const agk_kernel_desc* desc = descriptor(c.kernel);
+    ASSERT_NE(nullptr, desc) << c.kernel;
+    EXPECT_EQ(2u, desc->abi_version);
+    EXPECT_NE(nullptr, desc->run_blocks_wi) << c.kernel;
+    EXPECT_NE(desc->run_blocks, desc->run_blocks_wi) << c.kernel;
+  }
+#endif
+}
+
+}  // namespace
