@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Turns anygpu_cpu_pass_bench --csv output into a Markdown table and a PNG bar chart.
+
+    scripts/cpu_pass_bench_report.py results.csv docs/cpu-barrier-pass-results.md \
+        docs/images/cpu-barrier-pass.png
+
+The CSV has one row per repetition (workload, variant, metric, repetition, value, threads). The
+table shows each variant's median (min-max) over them and the pass's ratio to PoCL, fibers and
+OpenMP; the chart shows medians with min-max error bars, one panel per workload. Needs matplotlib
+only for the chart (apt python3-matplotlib); the table is written without it.
+"""
+import csv
+import statistics
+import sys
+from collections import OrderedDict
+
+VARIANTS = ["anygpu (pass)", "anygpu (fibers)", "PoCL", "OpenMP"]
+
+
+def load(path):
+    """{workload: {variant: {metric, median, min, max, samples}}} from the repetitions' rows."""
+    rows = OrderedDict()
+    threads = None
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            entry = rows.setdefault(row["workload"], {}).setdefault(
+                row["variant"], {"metric": row["metric"], "values": []})
+            entry["values"].append(float(row["value"]))
+            threads = row["threads"]
+    for variants in rows.values():
+        for entry in variants.values():
+            values = entry.pop("values")
+            entry.update(median=statistics.median(values), min=min(values), max=max(values),
+                         samples=len(values))
+    return rows, threads
+
+
+def ratio(pass_row, other, lower_is_better):
+    if not pass_row or not other:
+        return "-"
+    a, b = float(pass_row["median"]), float(other["median"])
+    value = b / a if lower_is_better else a / b
+    return f"{value:.2f}x"
+
+
+def table(rows, threads):
+    samples = max(v["samples"] for w in rows.values() for v in w.values())
+    lines = [f"Medians of {samples} randomly interleaved Google Benchmark repetitions (min-max), "
+             f"{threads} threads per variant.",
+             "Ratios: how many times better the pass is (for latency, lower time is better).", "",
+             "| workload | metric | " + " | ".join(VARIANTS) +
+             " | pass / PoCL | pass / fibers | pass / OpenMP |",
+             "|---|---|" + "---|" * (len(VARIANTS) + 3)]
+    for workload, variants in rows.items():
+        metric = next(iter(variants.values()))["metric"]
+        lower = metric.startswith("us")
+        cells = []
+        for name in VARIANTS:
+            r = variants.get(name)
+            cells.append(f"{float(r['median']):.3g} ({float(r['min']):.3g}-{float(r['max']):.3g})"
+                         if r else "n/a")
+        p = variants.get("anygpu (pass)")
+        lines.append(f"| {workload} | {metric} | " + " | ".join(cells) + " | " +
+                     " | ".join(ratio(p, variants.get(o), lower)
+                                for o in ("PoCL", "anygpu (fibers)", "OpenMP")) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def chart(rows, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, len(rows), figsize=(3.2 * len(rows), 3.6))
+    colors = ["#1f77b4", "#aec7e8", "#ff7f0e", "#2ca02c"]
+    for ax, (workload, variants) in zip(axes, rows.items()):
+        names = [n for n in VARIANTS if n in variants]
+        medians = [float(variants[n]["median"]) for n in names]
+        low = [m - float(variants[n]["min"]) for m, n in zip(medians, names)]
+        high = [float(variants[n]["max"]) - m for m, n in zip(medians, names)]
+        ax.bar(range(len(names)), medians, yerr=[low, high], capsize=3,
+               color=[colors[VARIANTS.index(n)] for n in names])
+        ax.set_xticks(range(len(names)))
+        ax.set_xticklabels([n.replace("anygpu ", "") for n in names], rotation=40, ha="right",
+                           fontsize=8)
+        ax.set_title(workload, fontsize=9)
+        ax.set_ylabel(next(iter(variants.values()))["metric"], fontsize=8)
+        ax.tick_params(axis="y", labelsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    rows, threads = load(sys.argv[1])
+    with open(sys.argv[2], "w") as f:
+        f.write(table(rows, threads))
+    if len(sys.argv) > 3:
+        try:
+            chart(rows, sys.argv[3])
+        except ImportError:
+            print("no matplotlib: table only (apt-get install python3-matplotlib)",
+                  file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
