@@ -1,6 +1,7 @@
 #include "driver_objects.h"
 
 #include "driver_cpu.h"
+#include "driver_object_tables.h"
 
 namespace anygpu::cuda_test_driver {
 namespace {
@@ -42,13 +43,11 @@ Objects& objects() {
 }
 
 std::shared_ptr<Stream> Objects::stream(CUstream handle) const {
-  const auto found = streams.find(handle);
-  return found == streams.end() ? nullptr : found->second;
+  return test_driver::find_object(streams, handle);
 }
 
 std::shared_ptr<Event> Objects::event(CUevent handle) const {
-  const auto found = events.find(handle);
-  return found == events.end() ? nullptr : found->second;
+  return test_driver::find_object(events, handle);
 }
 
 Module* Objects::module(CUmodule handle) const {
@@ -57,17 +56,11 @@ Module* Objects::module(CUmodule handle) const {
 }
 
 Function* Objects::function(CUfunction handle) const {
-  const auto found = functions.find(handle);
-  return found == functions.end() ? nullptr : found->second;
+  return test_driver::find_object(functions, handle);
 }
 
 bool Objects::accessible(const void* pointer, size_t bytes) const {
-  const auto address = reinterpret_cast<uintptr_t>(pointer);
-  auto after = allocations.upper_bound(address);
-  if (after == allocations.begin()) return false;
-  const auto& [start, allocation] = *--after;
-  const uintptr_t offset = address - start;
-  return offset < allocation.bytes && bytes <= allocation.bytes - offset;
+  return test_driver::inside_allocation(allocations, pointer, bytes);
 }
 
 std::vector<std::shared_ptr<Stream>> Objects::streams_of(Context* context,
