@@ -1,5 +1,6 @@
-// The entries of an anygpu bundle (docs/bundle-format.md), read without anygpu's internals, from
-// which cuda_bundle_entry.cpp and hip_bundle_entry.cpp pick the one a device runs.
+// The entries of an anygpu bundle (docs/bundle-format.md), read by the code-object library
+// (anygpu_code_object), from which cuda_bundle_entry.cpp and hip_bundle_entry.cpp pick the one a
+// device runs the way a program calling the vendor API would.
 #pragma once
 
 #include <cstddef>

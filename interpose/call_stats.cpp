@@ -58,9 +58,10 @@ void write_stats(FILE* out, long pid) {
     const FunctionStats& stats = g_stats[id];
     long calls = stats.calls.load();
     if (calls == 0) continue;
-    double total_us = stats.nanoseconds.load() / 1000.0;
+    double total_us = static_cast<double>(stats.nanoseconds.load()) / 1000.0;
     fprintf(out, "%-32s %8ld %8ld %8ld %12.3f %10.2f %14llu\n", function_symbol(id), calls,
-            stats.errors.load(), stats.injected.load(), total_us / 1000.0, total_us / calls,
+            stats.errors.load(), stats.injected.load(), total_us / 1000.0,
+            total_us / static_cast<double>(calls),
             static_cast<unsigned long long>(stats.bytes.load()));
   }
   LedgerSummary memory = ledger_summary();

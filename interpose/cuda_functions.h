@@ -1,14 +1,15 @@
 // Every CUDA Driver API function the interposer wraps, one line each:
 //   X(symbol, parameters, arguments, description)
-// `symbol` is the exported, versioned name (cuda.h's #define cuMemAlloc cuMemAlloc_v2 names the
-// function a program compiled against it calls); every one returns CUresult. `description` runs
-// after the call with `c` (call_record.h): it names the arguments worth seeing, reads outputs
-// when the call succeeded, and tells the statistics about copies, allocations and kernels.
-// Per-thread default stream variants (_ptsz, _ptds) are listed where libcuda exports them
-// (nm -D libcuda.so), with their base function's description.
+// `symbol` is the exported, versioned name; every one returns CUresult. The parameters are named
+// here for the description, and checked against the one declaration of each function,
+// loaders/cuda/cuda_api.h's PFN_<symbol> (cuda_wrappers.cpp). `description` runs after the call
+// with `c` (call_record.h): it names the arguments worth seeing, reads outputs when the call
+// succeeded, and tells the statistics about copies, allocations and kernels. Per-thread default
+// stream variants (_ptsz, _ptds) are listed where libcuda exports them (nm -D libcuda.so), with
+// their base function's description.
 #pragma once
 
-#include "interpose/cuda_types.h"
+#include "loaders/cuda/cuda_api.h"
 
 // Descriptions shared by a function and its per-thread-stream variant.
 #define ANYGPU_DESCRIBE_MEMCPY \

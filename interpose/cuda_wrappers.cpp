@@ -5,10 +5,15 @@
 
 namespace anygpu::intercept {
 
+// The vendor types the parameter lists name.
+using namespace cuda;
+
+// Each wrapper has the type of the function it stands in for: the one declaration's PFN_<symbol>
+// (wrappers.h declares it so; the static_assert says it where the definition repeats it).
 #define ANYGPU_DEFINE_CUDA_WRAPPER(symbol, parameters, arguments, ...)                            \
   extern "C" ANYGPU_INTERCEPT_EXPORT CUresult symbol parameters {                                 \
-    using Real = CUresult(*) parameters;                                                          \
-    auto real = reinterpret_cast<Real>(real_function(k_##symbol));                                \
+    static_assert(std::is_same_v<decltype(&symbol), PFN_##symbol>);                               \
+    auto real = reinterpret_cast<PFN_##symbol>(real_function(k_##symbol));                        \
     if (!real) return missing_real_function(k_##symbol);                                          \
     return intercept(                                                                             \
         k_##symbol, [&] { return real arguments; }, [&](CallRecord& c) { (void)(__VA_ARGS__); }); \

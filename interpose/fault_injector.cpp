@@ -23,7 +23,8 @@ uint64_t mix(uint64_t value) {
 bool spec_fires(const FaultSpec& spec, long call) {
   if (spec.nth > 0) return call == spec.nth;
   if (spec.probability >= 0.0) {
-    double draw = (mix(spec.seed ^ mix(static_cast<uint64_t>(call))) >> 11) * 0x1.0p-53;
+    double draw =
+        static_cast<double>(mix(spec.seed ^ mix(static_cast<uint64_t>(call))) >> 11) * 0x1.0p-53;
     return draw < spec.probability;
   }
   return true;  // neither nth nor p: every call

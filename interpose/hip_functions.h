@@ -1,10 +1,10 @@
 // Every HIP runtime function the interposer wraps, one line each:
 //   X(symbol, parameters, arguments, description)
-// as in cuda_functions.h; every one returns hipError_t. Signatures are HIP 6's
-// (hip_runtime_api.h); those listed have not changed since HIP 5.
+// as in cuda_functions.h; every one returns hipError_t, and its parameters are checked against
+// loaders/hip/hip_api.h's PFN_<symbol> (hip_wrappers.cpp).
 #pragma once
 
-#include "interpose/hip_types.h"
+#include "loaders/hip/hip_api.h"
 
 #define ANYGPU_DESCRIBE_HIP_COPY c.pointer("dst", dst), c.pointer("src", src), c.copied(bytes)
 

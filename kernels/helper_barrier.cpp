@@ -2,7 +2,9 @@
 // Reverses each block's slice of `data` (full blocks only) through static shared memory.
 #include <anygpu/kernel.h>
 
-AG_DEVICE void block_sync() { __syncthreads(); }
+AG_DEVICE void block_sync() {
+  __syncthreads();
+}
 
 AG_KERNEL(helper_barrier_reverse, (AG_GLOBAL int* data)) {
   __shared__ int values[1024];

@@ -2,7 +2,7 @@
 
 #include <dlfcn.h>
 
-#include "../shim/environment.h"
+#include "shim/core/environment.h"
 
 namespace anygpu {
 namespace {
@@ -20,7 +20,7 @@ void* open_one(const std::string& name, std::string& error) {
 OpenedLibrary open_library(const std::vector<std::string>& candidates, const char* override_env) {
   OpenedLibrary result;
   const std::string override_path = override_env ? environment(override_env) : "";
-  if (!override_path.empty()) {
+  if (override_env != nullptr && !override_path.empty()) {
     result.path = override_path;
     result.handle = open_one(override_path, result.error);
     if (!result.handle)

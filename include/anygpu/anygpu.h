@@ -15,6 +15,9 @@
  *  - Every function may be called from any thread. Initialisation is lazy and happens once; agInit
  *    may be called explicitly.
  *  - Structs that may grow start with `struct_size`: set it to sizeof(the struct) before the call.
+ *    Fields are only ever appended. A program built against an older, smaller version of a struct
+ *    keeps working: the library writes only the fields its struct_size covers, and refuses only a
+ *    size below the struct's first version.
  */
 #ifndef ANYGPU_ANYGPU_H
 #define ANYGPU_ANYGPU_H
@@ -58,7 +61,8 @@ typedef enum ag_result {
   AG_ERROR_NOT_SUPPORTED = 14,   /* the operation is not available on this device or backend */
   AG_ERROR_BACKEND_FAILURE = 15, /* the vendor driver returned an error; see the detail */
   AG_ERROR_INVALID_ADDRESS = 16, /* a device pointer or range is not inside an allocation */
-  AG_ERROR_UNKNOWN = 999
+  AG_ERROR_UNKNOWN = 999,
+  AG_RESULT_FORCE32 = 0x7fffffff /* keeps the enum 32 bits wide as it grows; never returned */
 } ag_result;
 
 /* ------------------------------------------------------------------------------------------------
@@ -103,7 +107,8 @@ typedef enum ag_backend_kind {
   AG_BACKEND_CUDA = 1,
   AG_BACKEND_HIP = 2,
   AG_BACKEND_LEVEL_ZERO = 3,
-  AG_BACKEND_CPU = 4
+  AG_BACKEND_CPU = 4,
+  AG_BACKEND_KIND_FORCE32 = 0x7fffffff /* keeps the enum 32 bits wide as it grows */
 } ag_backend_kind;
 
 typedef struct ag_backend_info {
@@ -114,6 +119,8 @@ typedef struct ag_backend_info {
   int device_count;
   const char* library; /* the library loaded or last tried; "" for the CPU */
   const char* reason;  /* why it is unavailable; "" when available */
+  /* Appended after the first version (first_version_size: up to `reason`): */
+  const char* label; /* "CUDA", "HIP", "Level Zero", "CPU"; valid for the process lifetime */
 } ag_backend_info;
 
 /* Every backend anygpu knows, available or not, in device order. */
@@ -229,7 +236,8 @@ typedef enum ag_param_kind {
   AG_PARAM_INTEGER = 1, /* signed or unsigned integer, char and bool included */
   AG_PARAM_FLOAT = 2,   /* float or double */
   AG_PARAM_POINTER = 3,
-  AG_PARAM_STRUCT = 4 /* any other object passed by value */
+  AG_PARAM_STRUCT = 4,               /* any other object passed by value */
+  AG_PARAM_KIND_FORCE32 = 0x7fffffff /* keeps the enum 32 bits wide as it grows */
 } ag_param_kind;
 
 typedef struct ag_param_info {

@@ -634,6 +634,8 @@ inline const char* kind_text(ag_param_kind kind, std::size_t size) {
       return "pointer";
     case AG_PARAM_STRUCT:
       return "struct";
+    default:  // AG_PARAM_KIND_FORCE32, or a kind newer than this header
+      break;
   }
   return "value";
 }

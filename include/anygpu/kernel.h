@@ -48,5 +48,4 @@
 #include "detail/kernel_host.h"
 #endif
 
-
 #endif /* ANYGPU_KERNEL_H */

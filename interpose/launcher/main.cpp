@@ -53,7 +53,7 @@ std::string absolute(const std::string& path) {
 // Next to anygpu-trace (the build tree), else in the installed library directory.
 std::string find_library() {
   std::string dir = directory_of_this_program();
-  for (std::string candidate :
+  for (const std::string& candidate :
        {dir + "/" + kLibraryName, dir + "/" + ANYGPU_TRACE_BIN_TO_LIB + "/" + kLibraryName}) {
     std::string found = absolute(candidate);
     if (!found.empty()) return found;
@@ -100,6 +100,7 @@ int run(int argc, char** argv) {
   setenv("LD_PRELOAD", preload_list(library, preload ? preload : "").c_str(), 1);
 
   std::vector<char*> command;
+  command.reserve(options.command.size() + 1);
   for (std::string& word : options.command) command.push_back(word.data());
   command.push_back(nullptr);
   execvp(command[0], command.data());

@@ -29,7 +29,7 @@ uint32_t BlockRunner::linear_thread(const agk_dim3& index) const {
 
 void* BlockRunner::dynamic_shared(uint32_t bytes) {
   // Grows once to the largest size asked for; later launches reuse it.
-  const size_t wanted = (bytes < 64 ? 64 : bytes + 63) / 64 * 64;
+  const size_t wanted = (bytes < 64 ? 64 : size_t{bytes} + 63) / 64 * 64;
   if (wanted > shared_capacity_) {
     shared_.reset(static_cast<unsigned char*>(aligned_alloc(64, wanted)));
     if (!shared_) {

@@ -5,10 +5,11 @@
 #include <mutex>
 #include <set>
 
-#include "../../shim/error.h"
-#include "../backends.h"
 #include "cpu_stream.h"
 #include "host_module.h"
+#include "loaders/cpu/host_code_rules.h"
+#include "shim/core/backend.h"
+#include "shim/core/error.h"
 #include "system_info.h"
 #include "worker_pool.h"
 
@@ -17,21 +18,26 @@ namespace cpu {
 namespace {
 
 constexpr size_t kAllocationAlignment = 256;  // as GPU allocations are
-constexpr uint64_t kSharedMemoryPerBlock = 64 * 1024;
+constexpr uint64_t kSharedMemoryPerBlock = uint64_t{64} * 1024;
+
+const char* host_architecture() {
+#if defined(__x86_64__)
+  return "x86_64-linux-gnu";
+#else
+  return "aarch64-linux-gnu";
+#endif
+}
 
 class CpuDevice final : public DeviceBackend {
  public:
   CpuDevice() : pool_(worker_thread_count()) {}
 
-  void get_properties(ag_device_properties& p) override {
+  ag_device_properties properties() override {
+    ag_device_properties p{};
     snprintf(p.name, sizeof p.name, "%s", processor_name().c_str());
     snprintf(p.vendor, sizeof p.vendor, "%s", processor_vendor().c_str());
     p.backend = AG_BACKEND_CPU;
-#if defined(__x86_64__)
-    snprintf(p.architecture, sizeof p.architecture, "x86_64-linux-gnu");
-#else
-    snprintf(p.architecture, sizeof p.architecture, "aarch64-linux-gnu");
-#endif
+    snprintf(p.architecture, sizeof p.architecture, "%s", host_architecture());
     p.total_memory = physical_memory_bytes();
     p.compute_units = static_cast<int>(pool_.thread_count());
     p.max_threads_per_block = 1024;
@@ -43,7 +49,10 @@ class CpuDevice final : public DeviceBackend {
     p.max_grid_dim[2] = 65535;
     p.shared_memory_per_block = kSharedMemoryPerBlock;
     p.warp_size = 1;
+    return p;
   }
+
+  DeviceTarget code_target() const override { return DeviceTarget{host_architecture(), 0}; }
 
   ag_result synchronize() override {
     std::lock_guard<std::mutex> lock(streams_mutex_);
@@ -144,12 +153,9 @@ class CpuDevice final : public DeviceBackend {
   ag_result event_elapsed(float* milliseconds, void* start, void* end) override {
     auto* s = static_cast<CpuEvent*>(start);
     auto* e = static_cast<CpuEvent*>(end);
-    int64_t start_ns, end_ns;
+    int64_t start_ns = 0, end_ns = 0;  // both set below
     for (auto [event, stamp] : {std::pair{s, &start_ns}, std::pair{e, &end_ns}}) {
       std::lock_guard<std::mutex> lock(event->mutex);
-      if (event->recorded == 0)
-        return fail(AG_ERROR_INVALID_VALUE, "the %s event was never recorded",
-                    event == s ? "start" : "end");
       if (event->completed < event->recorded) return AG_ERROR_NOT_READY;
       *stamp = event->timestamp_ns;
     }
@@ -211,8 +217,6 @@ class CpuDevice final : public DeviceBackend {
 
 class CpuBackend final : public Backend {
  public:
-  ag_backend_kind kind() const override { return AG_BACKEND_CPU; }
-  const char* name() const override { return "cpu"; }
   std::string library() const override { return ""; }
   bool load(std::string&) override {
     device_ = std::make_unique<CpuDevice>();
@@ -228,8 +232,12 @@ class CpuBackend final : public Backend {
 }  // namespace
 }  // namespace cpu
 
-std::unique_ptr<Backend> make_cpu_backend() {
-  return std::make_unique<cpu::CpuBackend>();
-}
+extern const BackendDescriptor cpu_backend_descriptor = {
+    AG_BACKEND_CPU,
+    "cpu",
+    "CPU",
+    "",
+    [] { return std::unique_ptr<Backend>(std::make_unique<cpu::CpuBackend>()); },
+    cpu::make_code_rules};
 
 }  // namespace anygpu

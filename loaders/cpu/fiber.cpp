@@ -24,14 +24,15 @@ namespace anygpu::cpu {
 namespace {
 
 #if defined(ANYGPU_ASAN) || defined(ANYGPU_TSAN)
-constexpr size_t kStackSize = 1024 * 1024;  // instrumented frames are much larger
+constexpr size_t kStackSize = size_t{1024} * 1024;  // instrumented frames are much larger
 #else
-constexpr size_t kStackSize = 256 * 1024;
+constexpr size_t kStackSize = size_t{256} * 1024;
 #endif
 
 // Lays out the frame anygpu_switch_stack pops, so that its `ret` enters the trampoline.
 void* initial_stack_pointer(void* stack_top, void (*entry)(void*), void* argument) {
-  auto* sp = reinterpret_cast<uint64_t*>(reinterpret_cast<uintptr_t>(stack_top) & ~uintptr_t{15});
+  char* top = static_cast<char*>(stack_top);
+  auto* sp = reinterpret_cast<uint64_t*>(top - (reinterpret_cast<uintptr_t>(top) & 15));
 #if defined(__x86_64__)
   *--sp = 0;  // the trampoline runs with sp 16-byte aligned, as before a call
   *--sp = 0;
@@ -100,7 +101,7 @@ Fiber::Fiber(void (*entry)(void*), void* argument) {
   // Stacks are a multiple of the page size apart, so their tops would all fall in the same cache
   // sets; start each one at a different offset (its "colour") to spread the switching fibers.
   static std::atomic<unsigned> created{0};
-  const size_t colour = (created.fetch_add(1, std::memory_order_relaxed) % 64) * 64;
+  const size_t colour = size_t{created.fetch_add(1, std::memory_order_relaxed) % 64} * 64;
   context_.stack_pointer = initial_stack_pointer(
       static_cast<char*>(context_.stack_bottom) + kStackSize - colour, entry, argument);
 #if defined(ANYGPU_TSAN)

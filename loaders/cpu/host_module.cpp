@@ -8,8 +8,8 @@
 #include <cstring>
 #include <vector>
 
-#include "../../shim/environment.h"
-#include "../../shim/error.h"
+#include "shim/core/environment.h"
+#include "shim/core/error.h"
 
 namespace anygpu::cpu {
 namespace {

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <thread>
 
-#include "../../shim/environment.h"
-#include "../../shim/log.h"
+#include "shim/core/environment.h"
+#include "shim/core/log.h"
 
 namespace anygpu::cpu {
 namespace {
@@ -42,7 +42,7 @@ std::string processor_name() {
 }
 
 std::string processor_vendor() {
-  const std::string vendor = cpuinfo_field("vendor_id");
+  std::string vendor = cpuinfo_field("vendor_id");  // not const: returned, so moved
   if (vendor == "GenuineIntel") return "Intel";
   if (vendor == "AuthenticAMD") return "AMD";
   if (!vendor.empty()) return vendor;

@@ -20,6 +20,7 @@ WorkerPool::~WorkerPool() {
   for (std::thread& worker : workers_) worker.join();
 }
 
+// NOLINTNEXTLINE(performance-unnecessary-value-param): iterators are passed by value
 void WorkerPool::remove_job(std::deque<Job*>::iterator queued) {
   jobs_.erase(queued);
   queued_jobs_.store(jobs_.size(), std::memory_order_relaxed);

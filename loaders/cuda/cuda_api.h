@@ -1,9 +1,14 @@
-// anygpu's own declarations of the CUDA Driver API it uses: types, constants and the function
-// list. No cuda.h: anygpu builds with no CUDA SDK. Values are the driver ABI's, stable since the
-// versions named below.
+// anygpu's own declarations of the CUDA Driver API: types, constants and every function anygpu
+// declares, once. No cuda.h: anygpu builds with no CUDA SDK. The CUDA backend, the interposer
+// (interpose/) and the CUDA test driver (tests/drivers/cuda/) all include this one header, and
+// it has no anygpu dependency. Values are the driver ABI's, stable since the versions named
+// below.
 #pragma once
 
 #include <cstddef>
+
+#include "loaders/cuda/cuda_result_table.h"
+#include "loaders/function_table.h"
 
 namespace anygpu::cuda {
 
@@ -14,25 +19,37 @@ typedef unsigned long long cuuint64_t;
 typedef struct CUctx_st* CUcontext;
 typedef struct CUmod_st* CUmodule;
 typedef struct CUfunc_st* CUfunction;
+typedef struct CUlib_st* CUlibrary;
+typedef struct CUkern_st* CUkernel;
 typedef struct CUstream_st* CUstream;
 typedef struct CUevent_st* CUevent;
 typedef int CUjit_option;
+typedef int CUlibraryOption;
 typedef int CUdevice_attribute;
 typedef int CUfunction_attribute;
 typedef int CUdriverProcAddressQueryResult;
+typedef struct CUctxCreateParams_st CUctxCreateParams;      // only passed through
+typedef struct CUexecAffinityParam_st CUexecAffinityParam;  // only passed through
+typedef struct CUlaunchAttribute_st CUlaunchAttribute;      // only passed through
 
-// CUresult values anygpu treats specially; cuda_result.cpp names all of them.
-enum : CUresult {
-  CUDA_SUCCESS = 0,
-  CUDA_ERROR_INVALID_VALUE = 1,
-  CUDA_ERROR_OUT_OF_MEMORY = 2,
-  CUDA_ERROR_NOT_INITIALIZED = 3,
-  CUDA_ERROR_STUB_LIBRARY = 34,
-  CUDA_ERROR_NO_DEVICE = 100,
-  CUDA_ERROR_INVALID_CONTEXT = 201,
-  CUDA_ERROR_NOT_FOUND = 500,
-  CUDA_ERROR_NOT_READY = 600,
+struct CUuuid {
+  unsigned char bytes[16];
 };
+
+// cuLaunchKernelEx's configuration, in cuda.h's order.
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute* attrs;
+  unsigned numAttrs;
+};
+
+// Every CUresult, by name (cuda_result_table.h).
+#define ANYGPU_CUDA_RESULT_ENUMERATOR(name, value, code) name = value,
+enum : CUresult { ANYGPU_CUDA_RESULTS(ANYGPU_CUDA_RESULT_ENUMERATOR) };
+#undef ANYGPU_CUDA_RESULT_ENUMERATOR
 
 enum : CUdevice_attribute {
   CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
@@ -55,32 +72,37 @@ enum : CUjit_option {
   CU_JIT_ERROR_LOG_BUFFER = 5,
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
   CU_JIT_LOG_VERBOSE = 12,
+  CU_JIT_NUM_OPTIONS = 35,  // options 0 to 34 exist (CUDA 13.0)
 };
 
 enum : unsigned {
   CU_STREAM_NON_BLOCKING = 0x1,
   CU_EVENT_DEFAULT = 0x0,
+  CU_EVENT_BLOCKING_SYNC = 0x1,
   CU_EVENT_DISABLE_TIMING = 0x2,
+  CU_EVENT_INTERPROCESS = 0x4,
 };
 
 // cuGetProcAddress_v2 (CUDA 12.0): flags and symbol status.
-enum : unsigned long long { CU_GET_PROC_ADDRESS_LEGACY_STREAM = 1 };
+enum : cuuint64_t {
+  CU_GET_PROC_ADDRESS_LEGACY_STREAM = 1,
+  CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM = 2,
+};
 enum : CUdriverProcAddressQueryResult {
   CU_GET_PROC_ADDRESS_SUCCESS = 0,
   CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
   CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2,
 };
 
-typedef CUresult (*PFN_cuGetProcAddress_v2)(const char* symbol, void** pfn, int cuda_version,
-                                            cuuint64_t flags,
-                                            CUdriverProcAddressQueryResult* status);
-
 // The driver version anygpu needs (CUDA 11.0: cuDevicePrimaryCtxRelease_v2), and the version
 // cuGetProcAddress_v2 is asked for, so each name resolves to the ABI declared here.
 constexpr int kMinimumDriverVersion = 11000;
 constexpr int kRequestedApiVersion = 12000;
 
-// X(symbol, name for cuGetProcAddress, return, parameters): every function anygpu calls.
+// The function lists: X(symbol, name for cuGetProcAddress, return, parameters), each function
+// in one of them. `symbol` is the exported, versioned name (cuda.h's #define cuMemAlloc
+// cuMemAlloc_v2 names the one a program compiled against it calls).
+// Every function the CUDA backend calls.
 #define ANYGPU_CUDA_REQUIRED_FUNCTIONS(X)                                                         \
   X(cuInit, cuInit, CUresult, (unsigned flags))                                                   \
   X(cuDriverGetVersion, cuDriverGetVersion, CUresult, (int* version))                             \
@@ -146,13 +168,110 @@ constexpr int kRequestedApiVersion = 12000;
   X(cuFuncGetParamInfo, cuFuncGetParamInfo, CUresult,                                   \
     (CUfunction function, size_t index, size_t* offset, size_t* size))
 
-#define ANYGPU_CUDA_DECLARE_POINTER(symbol, name, result, parameters) \
-  result(*symbol) parameters = nullptr;
+// What an nvcc-built CUDA Runtime program (static cudart, CUDA 13) calls beyond the lists above;
+// the test driver implements them. Its kernels come as a library (cuLibraryLoadData of the
+// fatbin wrapper) and launch through cuLaunchKernel with a CUkernel.
+#define ANYGPU_CUDA_RUNTIME_FUNCTIONS(X)                                                  \
+  X(cuGetExportTable, cuGetExportTable, CUresult, (const void** table, const CUuuid* id)) \
+  X(cuDeviceGetUuid, cuDeviceGetUuid, CUresult, (CUuuid * uuid, CUdevice device))         \
+  X(cuCtxGetDevice, cuCtxGetDevice, CUresult, (CUdevice * device))                        \
+  X(cuCtxGetDevice_v2, cuCtxGetDevice, CUresult, (CUdevice * device, CUcontext context))  \
+  X(cuCtxSynchronize_v2, cuCtxSynchronize, CUresult, (CUcontext context))                 \
+  X(cuLibraryLoadData, cuLibraryLoadData, CUresult,                                       \
+    (CUlibrary * library, const void* code, CUjit_option* jit_options, void** jit_values, \
+     unsigned jit_count, CUlibraryOption* options, void** values, unsigned count))        \
+  X(cuLibraryUnload, cuLibraryUnload, CUresult, (CUlibrary library))                      \
+  X(cuLibraryGetKernel, cuLibraryGetKernel, CUresult,                                     \
+    (CUkernel * kernel, CUlibrary library, const char* name))                             \
+  X(cuKernelGetFunction, cuKernelGetFunction, CUresult, (CUfunction * function, CUkernel kernel))
 
-// The resolved entry points of one driver, named by their versioned symbols.
-struct CudaFunctions {
-  ANYGPU_CUDA_REQUIRED_FUNCTIONS(ANYGPU_CUDA_DECLARE_POINTER)
-  ANYGPU_CUDA_OPTIONAL_FUNCTIONS(ANYGPU_CUDA_DECLARE_POINTER)
-};
+// The entry-point lookups (cuGetProcAddress_v2, CUDA 12.0, is looked up with dlsym and used
+// where present), and the rest of what the interposer wraps (interpose/cuda_functions.h).
+#define ANYGPU_CUDA_OTHER_FUNCTIONS(X)                                                             \
+  X(cuGetProcAddress, cuGetProcAddress, CUresult,                                                  \
+    (const char* symbol, void** pfn, int cuda_version, cuuint64_t flags))                          \
+  X(cuGetProcAddress_v2, cuGetProcAddress, CUresult,                                               \
+    (const char* symbol, void** pfn, int cuda_version, cuuint64_t flags,                           \
+     CUdriverProcAddressQueryResult* status))                                                      \
+  X(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease, CUresult, (CUdevice device))             \
+  X(cuCtxCreate, cuCtxCreate, CUresult, (CUcontext * context, unsigned flags, CUdevice device))    \
+  X(cuCtxCreate_v2, cuCtxCreate, CUresult, (CUcontext * context, unsigned flags, CUdevice device)) \
+  X(cuCtxCreate_v3, cuCtxCreate, CUresult,                                                         \
+    (CUcontext * context, CUexecAffinityParam * affinity, int affinity_count, unsigned flags,      \
+     CUdevice device))                                                                             \
+  X(cuCtxCreate_v4, cuCtxCreate, CUresult,                                                         \
+    (CUcontext * context, CUctxCreateParams * params, unsigned flags, CUdevice device))            \
+  X(cuCtxDestroy, cuCtxDestroy, CUresult, (CUcontext context))                                     \
+  X(cuCtxDestroy_v2, cuCtxDestroy, CUresult, (CUcontext context))                                  \
+  X(cuCtxPushCurrent, cuCtxPushCurrent, CUresult, (CUcontext context))                             \
+  X(cuCtxPopCurrent, cuCtxPopCurrent, CUresult, (CUcontext * context))                             \
+  X(cuMemAllocPitch_v2, cuMemAllocPitch, CUresult,                                                 \
+    (CUdeviceptr * pointer, size_t* pitch, size_t width, size_t height, unsigned element_bytes))   \
+  X(cuMemHostAlloc, cuMemHostAlloc, CUresult, (void** pointer, size_t bytes, unsigned flags))      \
+  X(cuMemAllocManaged, cuMemAllocManaged, CUresult,                                                \
+    (CUdeviceptr * pointer, size_t bytes, unsigned flags))                                         \
+  X(cuMemAllocAsync, cuMemAllocAsync, CUresult,                                                    \
+    (CUdeviceptr * pointer, size_t bytes, CUstream stream))                                        \
+  X(cuMemFreeAsync, cuMemFreeAsync, CUresult, (CUdeviceptr pointer, CUstream stream))              \
+  X(cuMemcpy, cuMemcpy, CUresult, (CUdeviceptr dst, CUdeviceptr src, size_t bytes))                \
+  X(cuMemcpyAsync, cuMemcpyAsync, CUresult,                                                        \
+    (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))                             \
+  X(cuMemsetD32_v2, cuMemsetD32, CUresult, (CUdeviceptr dst, unsigned value, size_t count))        \
+  X(cuMemsetD32Async, cuMemsetD32Async, CUresult,                                                  \
+    (CUdeviceptr dst, unsigned value, size_t count, CUstream stream))                              \
+  X(cuModuleLoad, cuModuleLoad, CUresult, (CUmodule * module, const char* path))                   \
+  X(cuModuleLoadData, cuModuleLoadData, CUresult, (CUmodule * module, const void* image))          \
+  X(cuModuleLoadFatBinary, cuModuleLoadFatBinary, CUresult,                                        \
+    (CUmodule * module, const void* image))                                                        \
+  X(cuLaunchKernelEx, cuLaunchKernelEx, CUresult,                                                  \
+    (const CUlaunchConfig* config, CUfunction function, void** params, void** extra))              \
+  X(cuStreamCreateWithPriority, cuStreamCreateWithPriority, CUresult,                              \
+    (CUstream * stream, unsigned flags, int priority))                                             \
+  X(cuStreamDestroy, cuStreamDestroy, CUresult, (CUstream stream))                                 \
+  X(cuEventElapsedTime_v2, cuEventElapsedTime, CUresult,                                           \
+    (float* milliseconds, CUevent start, CUevent end))                                             \
+  X(cuEventDestroy, cuEventDestroy, CUresult, (CUevent event))
+
+#define ANYGPU_CUDA_API_FUNCTIONS(X) \
+  ANYGPU_CUDA_REQUIRED_FUNCTIONS(X)  \
+  ANYGPU_CUDA_OPTIONAL_FUNCTIONS(X)  \
+  ANYGPU_CUDA_RUNTIME_FUNCTIONS(X)   \
+  ANYGPU_CUDA_OTHER_FUNCTIONS(X)
+
+// X(variant, function): the per-thread default stream variants (_ptsz, _ptds) the interposer
+// wraps, exported by libcuda (nm -D) with their function's signature.
+#define ANYGPU_CUDA_PER_THREAD_FUNCTIONS(X)          \
+  X(cuMemAllocAsync_ptsz, cuMemAllocAsync)           \
+  X(cuMemFreeAsync_ptsz, cuMemFreeAsync)             \
+  X(cuMemcpy_ptds, cuMemcpy)                         \
+  X(cuMemcpyAsync_ptsz, cuMemcpyAsync)               \
+  X(cuMemcpyHtoD_v2_ptds, cuMemcpyHtoD_v2)           \
+  X(cuMemcpyDtoH_v2_ptds, cuMemcpyDtoH_v2)           \
+  X(cuMemcpyDtoD_v2_ptds, cuMemcpyDtoD_v2)           \
+  X(cuMemcpyHtoDAsync_v2_ptsz, cuMemcpyHtoDAsync_v2) \
+  X(cuMemcpyDtoHAsync_v2_ptsz, cuMemcpyDtoHAsync_v2) \
+  X(cuMemcpyDtoDAsync_v2_ptsz, cuMemcpyDtoDAsync_v2) \
+  X(cuMemsetD8_v2_ptds, cuMemsetD8_v2)               \
+  X(cuMemsetD32_v2_ptds, cuMemsetD32_v2)             \
+  X(cuMemsetD8Async_ptsz, cuMemsetD8Async)           \
+  X(cuMemsetD32Async_ptsz, cuMemsetD32Async)         \
+  X(cuLaunchKernel_ptsz, cuLaunchKernel)             \
+  X(cuLaunchKernelEx_ptsz, cuLaunchKernelEx)         \
+  X(cuStreamSynchronize_ptsz, cuStreamSynchronize)   \
+  X(cuStreamQuery_ptsz, cuStreamQuery)               \
+  X(cuEventRecord_ptsz, cuEventRecord)
+
+// PFN_<symbol>: each function's type, the one declaration everything else is checked against.
+#define ANYGPU_CUDA_DECLARE_PFN(symbol, name, result, parameters) \
+  typedef result(*PFN_##symbol) parameters;
+ANYGPU_CUDA_API_FUNCTIONS(ANYGPU_CUDA_DECLARE_PFN)
+#undef ANYGPU_CUDA_DECLARE_PFN
+#define ANYGPU_CUDA_DECLARE_VARIANT_PFN(variant, function) typedef PFN_##function PFN_##variant;
+ANYGPU_CUDA_PER_THREAD_FUNCTIONS(ANYGPU_CUDA_DECLARE_VARIANT_PFN)
+#undef ANYGPU_CUDA_DECLARE_VARIANT_PFN
+
+// The resolved entry points of one driver, named by their versioned symbols, and how
+// resolve_functions (loaders/symbol_resolver.h) fills them.
+ANYGPU_FUNCTION_TABLE(CudaFunctions, ANYGPU_CUDA_REQUIRED_FUNCTIONS, ANYGPU_CUDA_OPTIONAL_FUNCTIONS)
 
 }  // namespace anygpu::cuda

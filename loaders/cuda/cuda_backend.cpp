@@ -2,22 +2,19 @@
 #include <memory>
 #include <vector>
 
-#include "../../shim/error.h"
-#include "../backends.h"
 #include "cuda_device.h"
 #include "cuda_loader.h"
+#include "loaders/backend_devices.h"
+#include "loaders/cuda/cuda_code_rules.h"
+#include "shim/core/error.h"
 
 namespace anygpu {
 namespace cuda {
 namespace {
 
-class CudaBackend final : public Backend {
+class CudaBackend final : public BackendWithDevices<CudaDevice> {
  public:
-  ag_backend_kind kind() const override { return AG_BACKEND_CUDA; }
-  const char* name() const override { return "cuda"; }
   std::string library() const override { return driver_.path; }
-  int device_count() const override { return static_cast<int>(devices_.size()); }
-  DeviceBackend& device(int index) override { return *devices_[index]; }
 
   bool load(std::string& reason) override {
     if (!load_cuda_driver(&driver_, &reason)) return false;
@@ -35,34 +32,30 @@ class CudaBackend final : public Backend {
       CUdevice device = 0;
       if (CUresult r = driver_.fn.cuDeviceGet(&device, ordinal)) {
         reason = "cuDeviceGet(" + std::to_string(ordinal) + ") failed: " + describe_cuda_result(r);
-        return fail_all();
+        return drop_devices();
       }
       auto created = std::make_unique<CudaDevice>(driver_.fn, device, driver_.version);
-      if (created->query_properties() != AG_SUCCESS) {
-        reason = "device " + std::to_string(ordinal) + ": " + last_error_detail();
-        clear_last_error_detail();
-        return fail_all();
-      }
-      devices_.push_back(std::move(created));
+      const ag_result queried = created->query_properties();
+      if (!keep_device(std::move(created), queried, "device " + std::to_string(ordinal) + ": ",
+                       &reason))
+        return false;
     }
     return true;
   }
 
  private:
-  bool fail_all() {
-    devices_.clear();
-    return false;
-  }
-
   CudaDriver driver_;
-  std::vector<std::unique_ptr<CudaDevice>> devices_;
 };
 
 }  // namespace
 }  // namespace cuda
 
-std::unique_ptr<Backend> make_cuda_backend() {
-  return std::make_unique<cuda::CudaBackend>();
-}
+extern const BackendDescriptor cuda_backend_descriptor = {
+    AG_BACKEND_CUDA,
+    "cuda",
+    "CUDA",
+    "",
+    [] { return std::unique_ptr<Backend>(std::make_unique<cuda::CudaBackend>()); },
+    cuda::make_code_rules};
 
 }  // namespace anygpu

@@ -12,7 +12,8 @@ class ContextScope {
  public:
   ContextScope(const CudaFunctions& cu, CUcontext context) : cu_(cu) {
     CUcontext current = nullptr;
-    if ((result_ = cu.cuCtxGetCurrent(&current)) != CUDA_SUCCESS || current == context) return;
+    result_ = cu.cuCtxGetCurrent(&current);
+    if (result_ != CUDA_SUCCESS || current == context) return;
     if (current == nullptr) {
       result_ = cu.cuCtxSetCurrent(context);
       call_ = "cuCtxSetCurrent";

@@ -2,9 +2,9 @@
 
 #include <cstdio>
 
-#include "../../shim/error.h"
 #include "cuda_module.h"
 #include "ptx_isa.h"
+#include "shim/core/error.h"
 
 namespace anygpu::cuda {
 namespace {
@@ -16,14 +16,8 @@ CUstream as_stream(void* stream) {
   return static_cast<CUstream>(stream);
 }
 
-// An event and whether it was ever recorded: CUDA answers elapsed-time queries on an unrecorded
-// event with CUDA_ERROR_INVALID_HANDLE, anygpu with AG_ERROR_INVALID_VALUE.
-struct CudaEvent {
-  CUevent event = nullptr;
-  std::atomic<bool> recorded{false};
-};
-CudaEvent* as_event(void* event) {
-  return static_cast<CudaEvent*>(event);
+CUevent as_event(void* event) {
+  return static_cast<CUevent>(event);
 }
 
 }  // namespace
@@ -66,16 +60,12 @@ ag_result CudaDevice::query_properties() {
   return AG_SUCCESS;
 }
 
-void CudaDevice::get_properties(ag_device_properties& properties) {
-  const size_t struct_size = properties.struct_size;
-  const int ordinal = properties.ordinal;
-  properties = properties_;
-  properties.struct_size = struct_size;
-  properties.ordinal = ordinal;
+ag_device_properties CudaDevice::properties() {
+  return properties_;
 }
 
-unsigned CudaDevice::max_ptx_version() const {
-  return max_ptx_version_for_driver(driver_version_);
+DeviceTarget CudaDevice::code_target() const {
+  return DeviceTarget{properties_.architecture, max_ptx_version_for_driver(driver_version_)};
 }
 
 ag_result CudaDevice::retain_context(CUcontext* context) {
@@ -204,64 +194,47 @@ ag_result CudaDevice::stream_query(void* stream) {
 
 ag_result CudaDevice::stream_wait_event(void* stream, void* event) {
   return in_context([&] {
-    return cuda_fail(cu_.cuStreamWaitEvent(as_stream(stream), as_event(event)->event, 0),
+    return cuda_fail(cu_.cuStreamWaitEvent(as_stream(stream), as_event(event), 0),
                      "cuStreamWaitEvent");
   });
 }
 
 ag_result CudaDevice::event_create(unsigned, void** event) {
   return in_context([&] {
-    auto* created = new CudaEvent;
-    if (CUresult r = cu_.cuEventCreate(&created->event, CU_EVENT_DEFAULT)) {
-      delete created;
+    CUevent created = nullptr;
+    if (CUresult r = cu_.cuEventCreate(&created, CU_EVENT_DEFAULT))
       return cuda_fail(r, "cuEventCreate");
-    }
     *event = created;
     return AG_SUCCESS;
   });
 }
 
 ag_result CudaDevice::event_destroy(void* event) {
-  return in_context([&] {
-    // anygpu's handle is gone either way, so its wrapper goes too; a refused destroy leaves only
-    // the driver's object with the driver.
-    CudaEvent* e = as_event(event);
-    const CUresult r = cu_.cuEventDestroy_v2(e->event);
-    delete e;
-    return cuda_fail(r, "cuEventDestroy_v2");
-  });
+  return in_context(
+      [&] { return cuda_fail(cu_.cuEventDestroy_v2(as_event(event)), "cuEventDestroy_v2"); });
 }
 
 ag_result CudaDevice::event_record(void* event, void* stream) {
   return in_context([&] {
-    CudaEvent* e = as_event(event);
-    if (CUresult r = cu_.cuEventRecord(e->event, as_stream(stream)))
-      return cuda_fail(r, "cuEventRecord");
-    e->recorded.store(true, std::memory_order_release);
-    return AG_SUCCESS;
+    return cuda_fail(cu_.cuEventRecord(as_event(event), as_stream(stream)), "cuEventRecord");
   });
 }
 
 ag_result CudaDevice::event_synchronize(void* event) {
-  return in_context([&] {
-    return cuda_fail(cu_.cuEventSynchronize(as_event(event)->event), "cuEventSynchronize");
-  });
+  return in_context(
+      [&] { return cuda_fail(cu_.cuEventSynchronize(as_event(event)), "cuEventSynchronize"); });
 }
 
 ag_result CudaDevice::event_query(void* event) {
   return in_context([&] {
-    const CUresult r = cu_.cuEventQuery(as_event(event)->event);
+    const CUresult r = cu_.cuEventQuery(as_event(event));
     return r == CUDA_ERROR_NOT_READY ? AG_ERROR_NOT_READY : cuda_fail(r, "cuEventQuery");
   });
 }
 
 ag_result CudaDevice::event_elapsed(float* milliseconds, void* start, void* end) {
-  CudaEvent *first = as_event(start), *second = as_event(end);
-  if (!first->recorded.load(std::memory_order_acquire) ||
-      !second->recorded.load(std::memory_order_acquire))
-    return fail(AG_ERROR_INVALID_VALUE, "an event was never recorded");
   return in_context([&] {
-    const CUresult r = cu_.cuEventElapsedTime(milliseconds, first->event, second->event);
+    const CUresult r = cu_.cuEventElapsedTime(milliseconds, as_event(start), as_event(end));
     return r == CUDA_ERROR_NOT_READY ? AG_ERROR_NOT_READY : cuda_fail(r, "cuEventElapsedTime");
   });
 }

@@ -5,10 +5,10 @@
 #include <atomic>
 #include <mutex>
 
-#include "../../shim/backend.h"
 #include "cuda_api.h"
 #include "cuda_context.h"
 #include "cuda_result.h"
+#include "shim/core/backend.h"
 
 namespace anygpu::cuda {
 
@@ -20,8 +20,8 @@ class CudaDevice final : public DeviceBackend {
   // Reads the properties once, at enumeration; false with the failed call in the detail.
   ag_result query_properties();
 
-  void get_properties(ag_device_properties& properties) override;
-  unsigned max_ptx_version() const override;
+  ag_device_properties properties() override;
+  DeviceTarget code_target() const override;
   ag_result synchronize() override;
 
   ag_result mem_alloc(size_t bytes, void** pointer) override;

@@ -1,49 +1,22 @@
-#include "cuda_loader.h"
+#include "loaders/cuda/cuda_loader.h"
 
 #include <dlfcn.h>
 
 #include <cstring>
 
-#include "../../shim/string_format.h"
-#include "../dynamic_library.h"
-#include "cuda_result.h"
+#include "loaders/cuda/cuda_result.h"
+#include "loaders/dynamic_library.h"
+#include "loaders/symbol_resolver.h"
+#include "shim/support/string_format.h"
 
 namespace anygpu::cuda {
 namespace {
 
 // The API version a function is asked for: the common one, or the release that introduced a
 // newer optional function (the driver answers "version not sufficient" below it).
-int api_version(const char* base_name) {
-  if (strcmp(base_name, "cuFuncGetParamInfo") == 0) return 12040;
+int api_version(const char* name) {
+  if (strcmp(name, "cuFuncGetParamInfo") == 0) return 12040;
   return kRequestedApiVersion;
-}
-
-// How one entry point is found: the driver's cuGetProcAddress_v2 answers for the base name at
-// the pinned API version (so "cuMemAlloc" is cuMemAlloc_v2, as declared); older drivers by dlsym
-// of the versioned symbol.
-class SymbolResolver {
- public:
-  SymbolResolver(void* library, PFN_cuGetProcAddress_v2 get_proc_address)
-      : library_(library), get_proc_address_(get_proc_address) {}
-
-  void* find(const char* symbol, const char* base_name) const {
-    if (!get_proc_address_) return dlsym(library_, symbol);
-    void* function = nullptr;
-    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    const CUresult result = get_proc_address_(base_name, &function, api_version(base_name),
-                                              CU_GET_PROC_ADDRESS_LEGACY_STREAM, &status);
-    if (result != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS) return nullptr;
-    return function;
-  }
-
- private:
-  void* library_;
-  PFN_cuGetProcAddress_v2 get_proc_address_;
-};
-
-template <typename Function>
-void assign(Function& target, void* found) {
-  target = reinterpret_cast<Function>(found);
 }
 
 std::string init_failure(const CudaDriver& driver, CUresult result) {
@@ -72,8 +45,8 @@ bool load_cuda_driver(CudaDriver* driver, std::string* reason) {
   }
   // cuInit and cuDriverGetVersion have had one version since CUDA 2.0; dlsym finds them in any
   // driver, before anything else is asked of it.
-  assign(driver->fn.cuInit, dlsym(opened.handle, "cuInit"));
-  assign(driver->fn.cuDriverGetVersion, dlsym(opened.handle, "cuDriverGetVersion"));
+  set_function(driver->fn.cuInit, dlsym(opened.handle, "cuInit"));
+  set_function(driver->fn.cuDriverGetVersion, dlsym(opened.handle, "cuDriverGetVersion"));
   if (!driver->fn.cuInit || !driver->fn.cuDriverGetVersion) {
     *reason = opened.path + " exports no cuInit or cuDriverGetVersion: not a CUDA driver";
     return false;
@@ -93,20 +66,16 @@ bool load_cuda_driver(CudaDriver* driver, std::string* reason) {
     return false;
   }
 
-  auto get_proc_address =
-      reinterpret_cast<PFN_cuGetProcAddress_v2>(dlsym(opened.handle, "cuGetProcAddress_v2"));
+  // Each entry point by its base name at the pinned API version through the driver's
+  // cuGetProcAddress_v2 (so "cuMemAlloc" is cuMemAlloc_v2, as declared); older drivers by dlsym
+  // of the versioned symbol.
+  PFN_cuGetProcAddress_v2 get_proc_address = nullptr;
+  set_function(get_proc_address, dlsym(opened.handle, "cuGetProcAddress_v2"));
   driver->through_get_proc_address = get_proc_address != nullptr;
-  const SymbolResolver resolver(opened.handle, get_proc_address);
-  std::string missing;
-#define ANYGPU_CUDA_RESOLVE_REQUIRED(symbol, name, result, parameters) \
-  assign(driver->fn.symbol, resolver.find(#symbol, #name));            \
-  if (!driver->fn.symbol) missing += (missing.empty() ? "" : ", ") + std::string(#symbol);
-#define ANYGPU_CUDA_RESOLVE_OPTIONAL(symbol, name, result, parameters) \
-  assign(driver->fn.symbol, resolver.find(#symbol, #name));
-  ANYGPU_CUDA_REQUIRED_FUNCTIONS(ANYGPU_CUDA_RESOLVE_REQUIRED)
-  ANYGPU_CUDA_OPTIONAL_FUNCTIONS(ANYGPU_CUDA_RESOLVE_OPTIONAL)
-#undef ANYGPU_CUDA_RESOLVE_REQUIRED
-#undef ANYGPU_CUDA_RESOLVE_OPTIONAL
+  const std::string missing = resolve_functions(
+      driver->fn, get_proc_address ? proc_address_lookup(get_proc_address, api_version,
+                                                         CU_GET_PROC_ADDRESS_LEGACY_STREAM)
+                                   : dlsym_lookup(opened.handle));
   if (!missing.empty()) {
     *reason = "the CUDA driver " + opened.path + " (CUDA " + cuda_version_text(driver->version) +
               ") lacks required functions: " + missing +

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "cuda_api.h"
+#include "loaders/cuda/cuda_api.h"
 
 namespace anygpu::cuda {
 

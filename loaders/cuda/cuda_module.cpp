@@ -3,14 +3,14 @@
 #include <cstdint>
 #include <cstring>
 
-#include "../../shim/error.h"
-#include "../../shim/kernel_params.h"
 #include "cuda_result.h"
+#include "shim/code_object/kernel_params.h"
+#include "shim/core/error.h"
 
 namespace anygpu::cuda {
 namespace {
 
-constexpr size_t kLogBytes = 16 * 1024;
+constexpr size_t kLogBytes = size_t{16} * 1024;
 
 bool loadable_by_the_driver(CodeObjectFormat format) {
   return format == CodeObjectFormat::ptx || format == CodeObjectFormat::cuda_cubin ||

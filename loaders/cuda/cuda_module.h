@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "../../shim/code_object.h"
 #include "cuda_api.h"
+#include "shim/code_object/code_object.h"
 
 namespace anygpu::cuda {
 

@@ -5,11 +5,12 @@
 
 #include <string>
 
-#include "cuda_api.h"
-#include "cuda_result_names.h"
+#include "loaders/cuda/cuda_api.h"
+#include "loaders/cuda/cuda_result_names.h"
 
 namespace anygpu::cuda {
 
+// The ag_result column of cuda_result_table.h; AG_ERROR_BACKEND_FAILURE for a value not in it.
 ag_result map_cuda_result(CUresult result);
 // "CUDA_ERROR_NO_DEVICE (100)", or "CUresult 12345" for an unknown value.
 std::string describe_cuda_result(CUresult result);

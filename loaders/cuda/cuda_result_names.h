@@ -1,5 +1,5 @@
-// The names of CUresult values, both ways: one table with no other dependency, which the CUDA
-// backend and the interposer (interpose/) share.
+// The names of CUresult values, both ways, from cuda_result_table.h: no other dependency, so the
+// CUDA backend and the interposer (interpose/) share them.
 #pragma once
 
 namespace anygpu::cuda {

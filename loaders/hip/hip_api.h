@@ -1,5 +1,7 @@
-// anygpu's own declarations of the HIP runtime API it uses: types, constants and the function
-// list. No hip_runtime_api.h: anygpu builds with no ROCm SDK. Values are the libamdhip64 ABI's,
+// anygpu's own declarations of the HIP runtime API: types, constants and every function anygpu
+// declares, once. No hip_runtime_api.h: anygpu builds with no ROCm SDK. The HIP backend, the
+// interposer (interpose/) and the HIP test driver (tests/drivers/hip/) all include this one
+// header, and it has no anygpu dependency. Values are the libamdhip64 ABI's,
 // checked against HIP 5.2 (Debian's libamdhip64-dev 5.2.3) and HIP 6.x/7.x
 // (ROCm/HIP and ROCm/clr include/hip/hip_runtime_api.h); each constant used below has the same
 // value in both.
@@ -7,6 +9,9 @@
 
 #include <cstddef>
 #include <cstdint>
+
+#include "loaders/function_table.h"
+#include "loaders/hip/hip_result_table.h"
 
 namespace anygpu::hip {
 
@@ -19,24 +24,17 @@ typedef struct ihipModule_t* hipModule_t;
 typedef struct ihipModuleSymbol_t* hipFunction_t;
 typedef int hipDeviceAttribute_t;
 typedef int hipDriverProcAddressQueryResult;
+typedef int hipMemcpyKind;
 
-// hipError_t values anygpu treats specially; hip_result.cpp names all of them.
-enum : hipError_t {
-  hipSuccess = 0,
-  hipErrorInvalidValue = 1,
-  hipErrorOutOfMemory = 2,
-  hipErrorNotInitialized = 3,
-  hipErrorInsufficientDriver = 35,
-  hipErrorNoDevice = 100,
-  hipErrorInvalidDevice = 101,
-  hipErrorInvalidImage = 200,
-  hipErrorNoBinaryForGpu = 209,
-  hipErrorInvalidHandle = 400,
-  hipErrorNotFound = 500,
-  hipErrorNotReady = 600,
-  hipErrorNotSupported = 801,
-  hipErrorUnknown = 999,
+// Passed by value to hipLaunchKernel.
+struct dim3 {
+  uint32_t x, y, z;
 };
+
+// Every hipError_t, by name (hip_result_table.h).
+#define ANYGPU_HIP_RESULT_ENUMERATOR(name, value, code) name = value,
+enum : hipError_t { ANYGPU_HIP_RESULTS(ANYGPU_HIP_RESULT_ENUMERATOR) };
+#undef ANYGPU_HIP_RESULT_ENUMERATOR
 
 // hipDeviceAttribute_t: the enum was reordered (alphabetised, CUDA-compatible block first) in
 // ROCm 4.x/5.0. From HIP 5.0 to 7.x the values below are unchanged: HIP 6 renamed the dropped
@@ -58,10 +56,21 @@ enum : hipDeviceAttribute_t {
 };
 
 enum : unsigned {
+  hipStreamDefault = 0x0,
   hipStreamNonBlocking = 0x1,
   hipEventDefault = 0x0,
+  hipEventBlockingSync = 0x1,
   hipEventDisableTiming = 0x2,
+  hipEventInterprocess = 0x4,
+  hipEventReleaseToDevice = 0x40000000,
+  hipEventReleaseToSystem = 0x80000000,
   hipHostMallocDefault = 0x0,
+  hipHostMallocPortable = 0x1,
+  hipHostMallocMapped = 0x2,
+  hipHostMallocWriteCombined = 0x4,
+  hipHostMallocNumaUser = 0x20000000,
+  hipHostMallocCoherent = 0x40000000,
+  hipHostMallocNonCoherent = 0x80000000,
 };
 
 // hipGetProcAddress (HIP 6.2): flags and symbol status.
@@ -76,13 +85,10 @@ enum : hipDriverProcAddressQueryResult {
   HIP_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2,
 };
 
-// Looked up with dlsym, never required: HIP 5.x and 6.0/6.1 do not export it, and then every
-// function is looked up with dlsym. `hip_version` is major * 100 + minor (604 is HIP 6.4). The
-// runtime maps a few names by it: "hipGetDeviceProperties" asked at 600 or newer answers
-// hipGetDevicePropertiesR0600.
-typedef hipError_t (*PFN_hipGetProcAddress)(const char* symbol, void** pfn, int hip_version,
-                                            uint64_t flags,
-                                            hipDriverProcAddressQueryResult* status);
+// hipGetProcAddress (ANYGPU_HIP_OTHER_FUNCTIONS) is looked up with dlsym, never required: HIP 5.x
+// and 6.0/6.1 do not export it, and then every function is looked up with dlsym. `hip_version`
+// is major * 100 + minor (604 is HIP 6.4). The runtime maps a few names by it:
+// "hipGetDeviceProperties" asked at 600 or newer answers hipGetDevicePropertiesR0600.
 
 // hipRuntimeGetVersion's encoding (HIP_VERSION): major * 10000000 + minor * 100000 + patch,
 // e.g. 50221153 for Debian's 5.2.3 (patch = build number), 60342134 for 6.3.
@@ -106,7 +112,8 @@ constexpr size_t kGcnArchNameBytes = 256;
 constexpr size_t kR0000GcnArchNameOffset = 396;
 constexpr size_t kR0600GcnArchNameOffset = 1160;
 
-// X(symbol, name for hipGetProcAddress, return, parameters): every function anygpu needs.
+// The function lists: X(symbol, name for hipGetProcAddress, return, parameters), each function
+// in one of them. Every function the HIP backend needs.
 // HIP's device is per thread: the calls without a device argument act on the calling thread's
 // current device (hipSetDevice), which anygpu sets for the call and restores after.
 #define ANYGPU_HIP_REQUIRED_FUNCTIONS(X)                                                           \
@@ -175,13 +182,38 @@ constexpr size_t kR0600GcnArchNameOffset = 1160;
   X(hipGetDevicePropertiesR0600, hipGetDevicePropertiesR0600, hipError_t,   \
     (void* properties, int device))
 
-#define ANYGPU_HIP_DECLARE_POINTER(symbol, name, result, parameters) \
-  result(*symbol) parameters = nullptr;
+// The entry-point lookup (HIP 6.2), and the rest of what the interposer wraps
+// (interpose/hip_functions.h). Signatures are HIP 6's; those listed have not changed since HIP 5.
+#define ANYGPU_HIP_OTHER_FUNCTIONS(X)                                                    \
+  X(hipGetProcAddress, hipGetProcAddress, hipError_t,                                    \
+    (const char* symbol, void** pfn, int hip_version, uint64_t flags,                    \
+     hipDriverProcAddressQueryResult* status))                                           \
+  X(hipMemcpy, hipMemcpy, hipError_t,                                                    \
+    (void* dst, const void* src, size_t bytes, hipMemcpyKind kind))                      \
+  X(hipMemcpyAsync, hipMemcpyAsync, hipError_t,                                          \
+    (void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t stream))  \
+  X(hipMemset, hipMemset, hipError_t, (void* dst, int value, size_t count))              \
+  X(hipMemsetAsync, hipMemsetAsync, hipError_t,                                          \
+    (void* dst, int value, size_t count, hipStream_t stream))                            \
+  X(hipLaunchKernel, hipLaunchKernel, hipError_t,                                        \
+    (const void* host_function, dim3 grid, dim3 block, void** args, size_t shared_bytes, \
+     hipStream_t stream))                                                                \
+  X(hipStreamCreate, hipStreamCreate, hipError_t, (hipStream_t * stream))                \
+  X(hipEventCreate, hipEventCreate, hipError_t, (hipEvent_t * event))
 
-// The resolved entry points of one runtime.
-struct HipFunctions {
-  ANYGPU_HIP_REQUIRED_FUNCTIONS(ANYGPU_HIP_DECLARE_POINTER)
-  ANYGPU_HIP_OPTIONAL_FUNCTIONS(ANYGPU_HIP_DECLARE_POINTER)
-};
+#define ANYGPU_HIP_API_FUNCTIONS(X) \
+  ANYGPU_HIP_REQUIRED_FUNCTIONS(X)  \
+  ANYGPU_HIP_OPTIONAL_FUNCTIONS(X)  \
+  ANYGPU_HIP_OTHER_FUNCTIONS(X)
+
+// PFN_<symbol>: each function's type, the one declaration everything else is checked against.
+#define ANYGPU_HIP_DECLARE_PFN(symbol, name, result, parameters) \
+  typedef result(*PFN_##symbol) parameters;
+ANYGPU_HIP_API_FUNCTIONS(ANYGPU_HIP_DECLARE_PFN)
+#undef ANYGPU_HIP_DECLARE_PFN
+
+// The resolved entry points of one runtime, and how resolve_functions
+// (loaders/symbol_resolver.h) fills them.
+ANYGPU_FUNCTION_TABLE(HipFunctions, ANYGPU_HIP_REQUIRED_FUNCTIONS, ANYGPU_HIP_OPTIONAL_FUNCTIONS)
 
 }  // namespace anygpu::hip

@@ -2,22 +2,19 @@
 #include <memory>
 #include <vector>
 
-#include "../../shim/error.h"
-#include "../backends.h"
 #include "hip_device.h"
 #include "hip_loader.h"
+#include "loaders/backend_devices.h"
+#include "loaders/hip/hip_code_rules.h"
+#include "shim/core/error.h"
 
 namespace anygpu {
 namespace hip {
 namespace {
 
-class HipBackend final : public Backend {
+class HipBackend final : public BackendWithDevices<HipDevice> {
  public:
-  ag_backend_kind kind() const override { return AG_BACKEND_HIP; }
-  const char* name() const override { return "hip"; }
   std::string library() const override { return runtime_.path; }
-  int device_count() const override { return static_cast<int>(devices_.size()); }
-  DeviceBackend& device(int index) override { return *devices_[index]; }
 
   bool load(std::string& reason) override {
     if (!load_hip_runtime(&runtime_, &reason)) return false;
@@ -33,13 +30,10 @@ class HipBackend final : public Backend {
     }
     for (int ordinal = 0; ordinal < count; ++ordinal) {
       auto created = std::make_unique<HipDevice>(runtime_.fn, ordinal);
-      if (created->query_properties() != AG_SUCCESS) {
-        reason = "device " + std::to_string(ordinal) + ": " + last_error_detail();
-        clear_last_error_detail();
-        devices_.clear();
+      const ag_result queried = created->query_properties();
+      if (!keep_device(std::move(created), queried, "device " + std::to_string(ordinal) + ": ",
+                       &reason))
         return false;
-      }
-      devices_.push_back(std::move(created));
     }
     return true;
   }
@@ -51,14 +45,17 @@ class HipBackend final : public Backend {
   }
 
   HipRuntime runtime_;
-  std::vector<std::unique_ptr<HipDevice>> devices_;
 };
 
 }  // namespace
 }  // namespace hip
 
-std::unique_ptr<Backend> make_hip_backend() {
-  return std::make_unique<hip::HipBackend>();
-}
+extern const BackendDescriptor hip_backend_descriptor = {
+    AG_BACKEND_HIP,
+    "hip",
+    "HIP",
+    "",
+    [] { return std::unique_ptr<Backend>(std::make_unique<hip::HipBackend>()); },
+    hip::make_code_rules};
 
 }  // namespace anygpu

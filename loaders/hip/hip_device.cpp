@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "../../shim/error.h"
 #include "hip_module.h"
+#include "shim/core/error.h"
 
 namespace anygpu::hip {
 namespace {
@@ -16,14 +16,8 @@ hipStream_t as_stream(void* stream) {
   return static_cast<hipStream_t>(stream);
 }
 
-// An event and whether it was ever recorded: anygpu answers elapsed-time queries on an
-// unrecorded event with AG_ERROR_INVALID_VALUE, whatever the runtime would say.
-struct HipEvent {
-  hipEvent_t event = nullptr;
-  std::atomic<bool> recorded{false};
-};
-HipEvent* as_event(void* event) {
-  return static_cast<HipEvent*>(event);
+hipEvent_t as_event(void* event) {
+  return static_cast<hipEvent_t>(event);
 }
 
 bool printable(const char* text, size_t length) {
@@ -98,12 +92,12 @@ ag_result HipDevice::query_target_id() {
   return AG_SUCCESS;
 }
 
-void HipDevice::get_properties(ag_device_properties& properties) {
-  const size_t struct_size = properties.struct_size;
-  const int ordinal = properties.ordinal;
-  properties = properties_;
-  properties.struct_size = struct_size;
-  properties.ordinal = ordinal;
+ag_device_properties HipDevice::properties() {
+  return properties_;
+}
+
+DeviceTarget HipDevice::code_target() const {
+  return DeviceTarget{properties_.architecture, 0};
 }
 
 ag_result HipDevice::finish_null_stream() {
@@ -219,64 +213,47 @@ ag_result HipDevice::stream_query(void* stream) {
 
 ag_result HipDevice::stream_wait_event(void* stream, void* event) {
   return on_device([&] {
-    return hip_fail(hip_.hipStreamWaitEvent(as_stream(stream), as_event(event)->event, 0),
+    return hip_fail(hip_.hipStreamWaitEvent(as_stream(stream), as_event(event), 0),
                     "hipStreamWaitEvent");
   });
 }
 
 ag_result HipDevice::event_create(unsigned, void** event) {
   return on_device([&] {
-    auto* created = new HipEvent;
-    if (hipError_t r = hip_.hipEventCreateWithFlags(&created->event, hipEventDefault)) {
-      delete created;
+    hipEvent_t created = nullptr;
+    if (hipError_t r = hip_.hipEventCreateWithFlags(&created, hipEventDefault))
       return hip_fail(r, "hipEventCreateWithFlags");
-    }
     *event = created;
     return AG_SUCCESS;
   });
 }
 
 ag_result HipDevice::event_destroy(void* event) {
-  return on_device([&] {
-    // anygpu's handle is gone either way, so its wrapper goes too; a refused destroy leaves only
-    // the runtime's object with the runtime.
-    HipEvent* e = as_event(event);
-    const hipError_t r = hip_.hipEventDestroy(e->event);
-    delete e;
-    return hip_fail(r, "hipEventDestroy");
-  });
+  return on_device(
+      [&] { return hip_fail(hip_.hipEventDestroy(as_event(event)), "hipEventDestroy"); });
 }
 
 ag_result HipDevice::event_record(void* event, void* stream) {
   return on_device([&] {
-    HipEvent* e = as_event(event);
-    if (hipError_t r = hip_.hipEventRecord(e->event, as_stream(stream)))
-      return hip_fail(r, "hipEventRecord");
-    e->recorded.store(true, std::memory_order_release);
-    return AG_SUCCESS;
+    return hip_fail(hip_.hipEventRecord(as_event(event), as_stream(stream)), "hipEventRecord");
   });
 }
 
 ag_result HipDevice::event_synchronize(void* event) {
-  return on_device([&] {
-    return hip_fail(hip_.hipEventSynchronize(as_event(event)->event), "hipEventSynchronize");
-  });
+  return on_device(
+      [&] { return hip_fail(hip_.hipEventSynchronize(as_event(event)), "hipEventSynchronize"); });
 }
 
 ag_result HipDevice::event_query(void* event) {
   return on_device([&] {
-    const hipError_t r = hip_.hipEventQuery(as_event(event)->event);
+    const hipError_t r = hip_.hipEventQuery(as_event(event));
     return r == hipErrorNotReady ? AG_ERROR_NOT_READY : hip_fail(r, "hipEventQuery");
   });
 }
 
 ag_result HipDevice::event_elapsed(float* milliseconds, void* start, void* end) {
-  HipEvent *first = as_event(start), *second = as_event(end);
-  if (!first->recorded.load(std::memory_order_acquire) ||
-      !second->recorded.load(std::memory_order_acquire))
-    return fail(AG_ERROR_INVALID_VALUE, "an event was never recorded");
   return on_device([&] {
-    const hipError_t r = hip_.hipEventElapsedTime(milliseconds, first->event, second->event);
+    const hipError_t r = hip_.hipEventElapsedTime(milliseconds, as_event(start), as_event(end));
     return r == hipErrorNotReady ? AG_ERROR_NOT_READY : hip_fail(r, "hipEventElapsedTime");
   });
 }

@@ -2,10 +2,10 @@
 // calling thread (DeviceScope), the application's current device set back after.
 #pragma once
 
-#include "../../shim/backend.h"
 #include "hip_api.h"
 #include "hip_device_scope.h"
 #include "hip_result.h"
+#include "shim/core/backend.h"
 
 namespace anygpu::hip {
 
@@ -16,7 +16,8 @@ class HipDevice final : public DeviceBackend {
   // Reads the properties once, at enumeration; false with the failed call in the detail.
   ag_result query_properties();
 
-  void get_properties(ag_device_properties& properties) override;
+  ag_device_properties properties() override;
+  DeviceTarget code_target() const override;
   ag_result synchronize() override;
 
   ag_result mem_alloc(size_t bytes, void** pointer) override;

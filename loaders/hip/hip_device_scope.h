@@ -13,7 +13,8 @@ class DeviceScope {
  public:
   DeviceScope(const HipFunctions& hip, int device) : hip_(hip) {
     int current = -1;
-    if ((result_ = hip.hipGetDevice(&current)) != hipSuccess || current == device) return;
+    result_ = hip.hipGetDevice(&current);
+    if (result_ != hipSuccess || current == device) return;
     result_ = hip.hipSetDevice(device);
     call_ = "hipSetDevice";
     if (result_ == hipSuccess) {

@@ -1,14 +1,15 @@
-#include "hip_loader.h"
+#include "loaders/hip/hip_loader.h"
 
 #include <dlfcn.h>
 
 #include <cstring>
 #include <vector>
 
-#include "../../shim/environment.h"
-#include "../../shim/string_format.h"
-#include "../dynamic_library.h"
-#include "hip_result.h"
+#include "loaders/dynamic_library.h"
+#include "loaders/hip/hip_result.h"
+#include "loaders/symbol_resolver.h"
+#include "shim/core/environment.h"
+#include "shim/support/string_format.h"
 
 namespace anygpu::hip {
 namespace {
@@ -44,39 +45,12 @@ int api_version(const char* name) {
   return kRequestedApiVersion;
 }
 
-// How one entry point is found: the runtime's hipGetProcAddress (HIP 6.2+) answers for the name at
-// the pinned API version, with the legacy default stream; older runtimes by dlsym.
-class SymbolResolver {
- public:
-  SymbolResolver(void* library, PFN_hipGetProcAddress get_proc_address)
-      : library_(library), get_proc_address_(get_proc_address) {}
-
-  void* find(const char* symbol, const char* name) const {
-    if (!get_proc_address_) return dlsym(library_, symbol);
-    void* function = nullptr;
-    hipDriverProcAddressQueryResult status = HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    const hipError_t result = get_proc_address_(name, &function, api_version(name),
-                                                HIP_GET_PROC_ADDRESS_LEGACY_STREAM, &status);
-    if (result != hipSuccess || status != HIP_GET_PROC_ADDRESS_SUCCESS) return nullptr;
-    return function;
-  }
-
- private:
-  void* library_;
-  PFN_hipGetProcAddress get_proc_address_;
-};
-
-template <typename Function>
-void assign(Function& target, void* found) {
-  target = reinterpret_cast<Function>(found);
-}
-
 // hipInit's error, and what hipGetDeviceCount says on top: without a GPU HIP 5.2's hipInit answers
 // hipErrorInvalidDevice (101) and hipGetDeviceCount hipErrorNoDevice (100).
 std::string init_failure(const HipRuntime& runtime, void* library, hipError_t result) {
   std::string reason = "hipInit failed: " + describe_hip_result(result);
-  auto get_device_count =
-      reinterpret_cast<hipError_t (*)(int*)>(dlsym(library, "hipGetDeviceCount"));
+  PFN_hipGetDeviceCount get_device_count = nullptr;
+  set_function(get_device_count, dlsym(library, "hipGetDeviceCount"));
   int count = 0;
   const hipError_t count_result = get_device_count ? get_device_count(&count) : hipSuccess;
   if (count_result == hipErrorNoDevice ||
@@ -106,8 +80,8 @@ bool load_hip_runtime(HipRuntime* runtime, std::string* reason) {
   }
   // hipInit and the version queries are looked up with dlsym, before anything else is asked of
   // the library; hipRuntimeGetVersion answers before hipInit.
-  assign(runtime->fn.hipInit, dlsym(opened.handle, "hipInit"));
-  assign(runtime->fn.hipRuntimeGetVersion, dlsym(opened.handle, "hipRuntimeGetVersion"));
+  set_function(runtime->fn.hipInit, dlsym(opened.handle, "hipInit"));
+  set_function(runtime->fn.hipRuntimeGetVersion, dlsym(opened.handle, "hipRuntimeGetVersion"));
   if (!runtime->fn.hipInit || !runtime->fn.hipRuntimeGetVersion) {
     *reason = opened.path + " exports no hipInit or hipRuntimeGetVersion: not a HIP runtime";
     return false;
@@ -127,20 +101,15 @@ bool load_hip_runtime(HipRuntime* runtime, std::string* reason) {
     return false;
   }
 
-  auto get_proc_address =
-      reinterpret_cast<PFN_hipGetProcAddress>(dlsym(opened.handle, "hipGetProcAddress"));
+  // Each entry point by its name at the pinned API version, with the legacy default stream,
+  // through the runtime's hipGetProcAddress (HIP 6.2+); older runtimes by dlsym.
+  PFN_hipGetProcAddress get_proc_address = nullptr;
+  set_function(get_proc_address, dlsym(opened.handle, "hipGetProcAddress"));
   runtime->through_get_proc_address = get_proc_address != nullptr;
-  const SymbolResolver resolver(opened.handle, get_proc_address);
-  std::string missing;
-#define ANYGPU_HIP_RESOLVE_REQUIRED(symbol, name, result, parameters) \
-  assign(runtime->fn.symbol, resolver.find(#symbol, #name));          \
-  if (!runtime->fn.symbol) missing += (missing.empty() ? "" : ", ") + std::string(#symbol);
-#define ANYGPU_HIP_RESOLVE_OPTIONAL(symbol, name, result, parameters) \
-  assign(runtime->fn.symbol, resolver.find(#symbol, #name));
-  ANYGPU_HIP_REQUIRED_FUNCTIONS(ANYGPU_HIP_RESOLVE_REQUIRED)
-  ANYGPU_HIP_OPTIONAL_FUNCTIONS(ANYGPU_HIP_RESOLVE_OPTIONAL)
-#undef ANYGPU_HIP_RESOLVE_REQUIRED
-#undef ANYGPU_HIP_RESOLVE_OPTIONAL
+  const std::string missing = resolve_functions(
+      runtime->fn, get_proc_address ? proc_address_lookup(get_proc_address, api_version,
+                                                          HIP_GET_PROC_ADDRESS_LEGACY_STREAM)
+                                    : dlsym_lookup(opened.handle));
   if (!missing.empty()) {
     *reason = "the HIP runtime " + opened.path + " (HIP " +
               hip_version_text(runtime->runtime_version) +

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "hip_api.h"
+#include "loaders/hip/hip_api.h"
 
 namespace anygpu::hip {
 

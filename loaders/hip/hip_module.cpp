@@ -1,8 +1,8 @@
 #include "hip_module.h"
 
-#include "../../shim/error.h"
-#include "../../shim/kernel_params.h"
 #include "hip_result.h"
+#include "shim/code_object/kernel_params.h"
+#include "shim/core/error.h"
 
 namespace anygpu::hip {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "../../shim/code_object.h"
 #include "hip_api.h"
+#include "shim/code_object/code_object.h"
 
 namespace anygpu::hip {
 

@@ -6,11 +6,12 @@
 
 #include <string>
 
-#include "hip_api.h"
-#include "hip_result_names.h"
+#include "loaders/hip/hip_api.h"
+#include "loaders/hip/hip_result_names.h"
 
 namespace anygpu::hip {
 
+// The ag_result column of hip_result_table.h; AG_ERROR_BACKEND_FAILURE for a value not in it.
 ag_result map_hip_result(hipError_t result);
 // "hipErrorNoDevice (100)", or "hipError_t 12345" for an unknown value.
 std::string describe_hip_result(hipError_t result);

@@ -1,5 +1,5 @@
-// The names of hipError_t values, both ways: one table with no other dependency, which the HIP
-// backend and the interposer (interpose/) share.
+// The names of hipError_t values, both ways, from hip_result_table.h: no other dependency, so the
+// HIP backend and the interposer (interpose/) share them.
 #pragma once
 
 namespace anygpu::hip {

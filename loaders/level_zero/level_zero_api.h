@@ -1,10 +1,14 @@
-// anygpu's own declarations of the Level Zero core API it uses: types, constants, descriptor
-// structs and the function list. No ze_api.h: anygpu builds with no Level Zero SDK. Values and
+// anygpu's own declarations of the Level Zero core API: types, constants, descriptor structs and
+// every function anygpu declares, once. No ze_api.h: anygpu builds with no Level Zero SDK. The
+// Level Zero backend and the Level Zero test driver (tests/drivers/level_zero/) both include this
+// one header, and it has no anygpu dependency. Values and
 // layouts are the Level Zero specification's (1.0 unless noted), stable across loader versions.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+
+#include "loaders/level_zero/level_zero_result_table.h"
 
 namespace anygpu::level_zero {
 
@@ -21,30 +25,10 @@ typedef struct _ze_module_handle_t* ze_module_handle_t;
 typedef struct _ze_module_build_log_handle_t* ze_module_build_log_handle_t;
 typedef struct _ze_kernel_handle_t* ze_kernel_handle_t;
 
-// ze_result_t values anygpu treats specially; level_zero_result.cpp names all of them.
-enum : ze_result_t {
-  ZE_RESULT_SUCCESS = 0,
-  ZE_RESULT_NOT_READY = 1,
-  ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY = 0x70000002,
-  ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY = 0x70000003,
-  ZE_RESULT_ERROR_MODULE_BUILD_FAILURE = 0x70000004,
-  ZE_RESULT_ERROR_UNINITIALIZED = 0x78000001,
-  ZE_RESULT_ERROR_UNSUPPORTED_VERSION = 0x78000002,
-  ZE_RESULT_ERROR_UNSUPPORTED_FEATURE = 0x78000003,
-  ZE_RESULT_ERROR_INVALID_ARGUMENT = 0x78000004,
-  ZE_RESULT_ERROR_INVALID_NULL_HANDLE = 0x78000005,
-  ZE_RESULT_ERROR_INVALID_NULL_POINTER = 0x78000007,
-  ZE_RESULT_ERROR_INVALID_SIZE = 0x78000008,
-  ZE_RESULT_ERROR_UNSUPPORTED_SIZE = 0x78000009,
-  ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT = 0x7800000a,
-  ZE_RESULT_ERROR_INVALID_ENUMERATION = 0x7800000c,
-  ZE_RESULT_ERROR_INVALID_NATIVE_BINARY = 0x7800000f,
-  ZE_RESULT_ERROR_INVALID_KERNEL_NAME = 0x78000011,
-  ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION = 0x78000013,
-  ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX = 0x78000015,
-  ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE = 0x78000016,
-  ZE_RESULT_ERROR_UNKNOWN = 0x7ffffffe,
-};
+// Every ze_result_t, by name (level_zero_result_table.h).
+#define ANYGPU_LEVEL_ZERO_RESULT_ENUMERATOR(name, value, code) name = value,
+enum : ze_result_t { ANYGPU_LEVEL_ZERO_RESULTS(ANYGPU_LEVEL_ZERO_RESULT_ENUMERATOR) };
+#undef ANYGPU_LEVEL_ZERO_RESULT_ENUMERATOR
 
 enum : ze_structure_type_t {
   ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES = 0x1,
@@ -92,6 +76,13 @@ enum : uint32_t { ZE_MODULE_FORMAT_IL_SPIRV = 0, ZE_MODULE_FORMAT_NATIVE = 1 };
 
 constexpr uint64_t kWaitForever = UINT64_MAX;
 constexpr size_t kMaxDeviceName = 256;
+
+struct ze_driver_properties_t {
+  ze_structure_type_t stype;
+  void* pNext;
+  uint8_t uuid[16];
+  uint32_t driverVersion;
+};
 
 struct ze_device_properties_t {
   ze_structure_type_t stype;
@@ -290,12 +281,39 @@ struct ze_group_count_t {
   X(zeKernelSetArgumentValue, ze_result_t,                                                        \
     (ze_kernel_handle_t kernel, uint32_t index, size_t size, const void* value))
 
-#define ANYGPU_LEVEL_ZERO_DECLARE_POINTER(symbol, result, parameters) \
-  result(*symbol) parameters = nullptr;
+// What a driver implements for the loader beyond the functions anygpu calls (the test driver
+// does).
+#define ANYGPU_LEVEL_ZERO_OTHER_FUNCTIONS(X)                                            \
+  X(zeDriverGetApiVersion, ze_result_t, (ze_driver_handle_t driver, uint32_t* version)) \
+  X(zeDriverGetProperties, ze_result_t,                                                 \
+    (ze_driver_handle_t driver, ze_driver_properties_t * properties))                   \
+  X(zeCommandListAppendSignalEvent, ze_result_t,                                        \
+    (ze_command_list_handle_t list, ze_event_handle_t event))                           \
+  X(zeEventHostSignal, ze_result_t, (ze_event_handle_t event))
+
+// PFN_<symbol>: each function's type, the one declaration everything else is checked against.
+#define ANYGPU_LEVEL_ZERO_DECLARE_PFN(symbol, result, parameters) \
+  typedef result(*PFN_##symbol) parameters;
+ANYGPU_LEVEL_ZERO_REQUIRED_FUNCTIONS(ANYGPU_LEVEL_ZERO_DECLARE_PFN)
+ANYGPU_LEVEL_ZERO_OTHER_FUNCTIONS(ANYGPU_LEVEL_ZERO_DECLARE_PFN)
+#undef ANYGPU_LEVEL_ZERO_DECLARE_PFN
 
 // The resolved entry points of the loader.
 struct LevelZeroFunctions {
+#define ANYGPU_LEVEL_ZERO_DECLARE_POINTER(symbol, result, parameters) PFN_##symbol symbol = nullptr;
   ANYGPU_LEVEL_ZERO_REQUIRED_FUNCTIONS(ANYGPU_LEVEL_ZERO_DECLARE_POINTER)
+#undef ANYGPU_LEVEL_ZERO_DECLARE_POINTER
 };
+
+// Calls visit(pointer, symbol, name, required) for each entry point of `functions`: how
+// resolve_functions (loaders/symbol_resolver.h) fills them. All are required; the loader exports
+// each under its own name.
+template <typename Visit>
+void visit_functions(LevelZeroFunctions& functions, Visit&& visit) {
+#define ANYGPU_LEVEL_ZERO_VISIT(symbol, result, parameters) \
+  visit(functions.symbol, #symbol, #symbol, true);
+  ANYGPU_LEVEL_ZERO_REQUIRED_FUNCTIONS(ANYGPU_LEVEL_ZERO_VISIT)
+#undef ANYGPU_LEVEL_ZERO_VISIT
+}
 
 }  // namespace anygpu::level_zero

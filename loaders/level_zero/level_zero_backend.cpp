@@ -2,22 +2,19 @@
 #include <memory>
 #include <vector>
 
-#include "../../shim/error.h"
-#include "../backends.h"
 #include "level_zero_device.h"
 #include "level_zero_loader.h"
+#include "loaders/backend_devices.h"
+#include "loaders/level_zero/level_zero_code_rules.h"
+#include "shim/core/error.h"
 
 namespace anygpu {
 namespace level_zero {
 namespace {
 
-class LevelZeroBackend final : public Backend {
+class LevelZeroBackend final : public BackendWithDevices<LevelZeroDevice> {
  public:
-  ag_backend_kind kind() const override { return AG_BACKEND_LEVEL_ZERO; }
-  const char* name() const override { return "level_zero"; }
   std::string library() const override { return loader_.path; }
-  int device_count() const override { return static_cast<int>(devices_.size()); }
-  DeviceBackend& device(int index) override { return *devices_[index]; }
 
   bool load(std::string& reason) override {
     if (!load_level_zero(&loader_, &reason)) return false;
@@ -37,7 +34,7 @@ class LevelZeroBackend final : public Backend {
     }
     for (size_t d = 0; d < drivers.size(); ++d)
       if (!add_driver(drivers[d], d, &reason)) return fail_all();
-    if (devices_.empty()) {
+    if (!has_devices()) {
       reason = "the Level Zero loader " + loader_.path + " reports no GPU device (" +
                std::to_string(drivers.size()) + " driver(s))";
       return false;
@@ -86,18 +83,14 @@ class LevelZeroBackend final : public Backend {
     contexts_.push_back(context);
     for (auto& [device, properties] : gpus) {
       auto created = std::make_unique<LevelZeroDevice>(ze, context, device);
-      if (created->query_properties(properties) != AG_SUCCESS) {
-        *reason = which + last_error_detail();
-        clear_last_error_detail();
-        return false;
-      }
-      devices_.push_back(std::move(created));
+      const ag_result queried = created->query_properties(properties);
+      if (!keep_device(std::move(created), queried, which, reason)) return false;
     }
     return true;
   }
 
   bool fail_all() {
-    devices_.clear();
+    drop_devices();
     for (ze_context_handle_t context : contexts_) loader_.fn.zeContextDestroy(context);
     contexts_.clear();
     return false;
@@ -105,14 +98,17 @@ class LevelZeroBackend final : public Backend {
 
   LevelZeroLoader loader_;
   std::vector<ze_context_handle_t> contexts_;
-  std::vector<std::unique_ptr<LevelZeroDevice>> devices_;
 };
 
 }  // namespace
 }  // namespace level_zero
 
-std::unique_ptr<Backend> make_level_zero_backend() {
-  return std::make_unique<level_zero::LevelZeroBackend>();
-}
+extern const BackendDescriptor level_zero_backend_descriptor = {
+    AG_BACKEND_LEVEL_ZERO,
+    "level_zero",
+    "Level Zero",
+    "ze,levelzero,level-zero",
+    [] { return std::unique_ptr<Backend>(std::make_unique<level_zero::LevelZeroBackend>()); },
+    level_zero::make_code_rules};
 
 }  // namespace anygpu

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <memory>
 
-#include "../../shim/error.h"
 #include "level_zero_module.h"
+#include "shim/core/error.h"
 
 namespace anygpu::level_zero {
 
@@ -22,7 +22,7 @@ struct ZeStream {
 };
 
 // An event in a pool of its own (host-visible, with kernel timestamps), and whether it was ever
-// recorded: anygpu answers for an unrecorded event without asking the driver.
+// recorded before (a record again resets it; a destroy waits for a recorded one to signal).
 struct ZeEvent {
   ze_event_pool_handle_t pool = nullptr;
   ze_event_handle_t event = nullptr;
@@ -100,12 +100,12 @@ ag_result LevelZeroDevice::query_properties(const ze_device_properties_t& device
   return AG_SUCCESS;
 }
 
-void LevelZeroDevice::get_properties(ag_device_properties& properties) {
-  const size_t struct_size = properties.struct_size;
-  const int ordinal = properties.ordinal;
-  properties = properties_;
-  properties.struct_size = struct_size;
-  properties.ordinal = ordinal;
+ag_device_properties LevelZeroDevice::properties() {
+  return properties_;
+}
+
+DeviceTarget LevelZeroDevice::code_target() const {
+  return DeviceTarget{properties_.architecture, 0};
 }
 
 ag_result LevelZeroDevice::create_list(ze_command_list_handle_t* list) {
@@ -307,7 +307,6 @@ ag_result LevelZeroDevice::stream_query(void* stream) {
 
 ag_result LevelZeroDevice::stream_wait_event(void* stream, void* event) {
   ZeEvent* e = as_event(event);
-  if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;  // as CUDA: nothing to wait
   ZeStream* s = as_stream(stream);
   std::lock_guard<std::mutex> lock(s->mutex);
   if (ze_result_t r = ze_.zeCommandListAppendWaitOnEvents(s->list, 1, &e->event))
@@ -398,22 +397,17 @@ ag_result LevelZeroDevice::event_record(void* event, void* stream) {
 
 ag_result LevelZeroDevice::event_synchronize(void* event) {
   ZeEvent* e = as_event(event);
-  if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;
   return ze_fail(ze_.zeEventHostSynchronize(e->event, kWaitForever), "zeEventHostSynchronize");
 }
 
 ag_result LevelZeroDevice::event_query(void* event) {
   ZeEvent* e = as_event(event);
-  if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;
   const ze_result_t r = ze_.zeEventQueryStatus(e->event);
   return r == ZE_RESULT_NOT_READY ? AG_ERROR_NOT_READY : ze_fail(r, "zeEventQueryStatus");
 }
 
 ag_result LevelZeroDevice::event_elapsed(float* milliseconds, void* start, void* end) {
   ZeEvent *first = as_event(start), *second = as_event(end);
-  if (!first->recorded.load(std::memory_order_acquire) ||
-      !second->recorded.load(std::memory_order_acquire))
-    return fail(AG_ERROR_INVALID_VALUE, "an event was never recorded");
   ze_kernel_timestamp_result_t stamps[2]{};
   ZeEvent* events[2] = {first, second};
   for (int i = 0; i < 2; ++i) {

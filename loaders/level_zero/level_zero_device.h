@@ -7,9 +7,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "../../shim/backend.h"
 #include "level_zero_api.h"
 #include "level_zero_result.h"
+#include "shim/core/backend.h"
 
 namespace anygpu::level_zero {
 
@@ -26,7 +26,8 @@ class LevelZeroDevice final : public DeviceBackend {
   // Reads the properties once, at enumeration; the failed call is in the detail.
   ag_result query_properties(const ze_device_properties_t& properties);
 
-  void get_properties(ag_device_properties& properties) override;
+  ag_device_properties properties() override;
+  DeviceTarget code_target() const override;
   ag_result synchronize() override;
 
   ag_result mem_alloc(size_t bytes, void** pointer) override;

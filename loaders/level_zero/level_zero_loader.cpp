@@ -1,19 +1,10 @@
-#include "level_zero_loader.h"
+#include "loaders/level_zero/level_zero_loader.h"
 
-#include <dlfcn.h>
-
-#include "../dynamic_library.h"
-#include "level_zero_result.h"
+#include "loaders/dynamic_library.h"
+#include "loaders/level_zero/level_zero_result.h"
+#include "loaders/symbol_resolver.h"
 
 namespace anygpu::level_zero {
-namespace {
-
-template <typename Function>
-void assign(Function& target, void* found) {
-  target = reinterpret_cast<Function>(found);
-}
-
-}  // namespace
 
 bool load_level_zero(LevelZeroLoader* loader, std::string* reason) {
   const OpenedLibrary opened = open_library({"libze_loader.so.1"}, "ANYGPU_LEVEL_ZERO_LIBRARY");
@@ -22,12 +13,8 @@ bool load_level_zero(LevelZeroLoader* loader, std::string* reason) {
     *reason = "Level Zero loader library not found: " + opened.error;
     return false;
   }
-  std::string missing;
-#define ANYGPU_LEVEL_ZERO_RESOLVE(symbol, result, parameters) \
-  assign(loader->fn.symbol, dlsym(opened.handle, #symbol));   \
-  if (!loader->fn.symbol) missing += (missing.empty() ? "" : ", ") + std::string(#symbol);
-  ANYGPU_LEVEL_ZERO_REQUIRED_FUNCTIONS(ANYGPU_LEVEL_ZERO_RESOLVE)
-#undef ANYGPU_LEVEL_ZERO_RESOLVE
+  // The loader has no GetProcAddress of its own: every entry point is an exported symbol.
+  const std::string missing = resolve_functions(loader->fn, dlsym_lookup(opened.handle));
   if (!loader->fn.zeInit) {
     *reason = opened.path + " exports no zeInit: not a Level Zero loader";
     return false;

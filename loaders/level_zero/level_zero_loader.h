@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "level_zero_api.h"
+#include "loaders/level_zero/level_zero_api.h"
 
 namespace anygpu::level_zero {
 

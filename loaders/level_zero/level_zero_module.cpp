@@ -1,13 +1,13 @@
 #include "level_zero_module.h"
 
-#include "../../shim/error.h"
-#include "../../shim/spirv_reader.h"
 #include "level_zero_result.h"
+#include "shim/code_object/spirv_reader.h"
+#include "shim/core/error.h"
 
 namespace anygpu::level_zero {
 namespace {
 
-constexpr size_t kMaxLogBytes = 64 * 1024;
+constexpr size_t kMaxLogBytes = size_t{64} * 1024;
 
 std::string build_log(const LevelZeroFunctions& ze, ze_module_build_log_handle_t log) {
   if (!log) return "";

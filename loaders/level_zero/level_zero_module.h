@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "../../shim/backend.h"
-#include "../../shim/code_object.h"
 #include "level_zero_api.h"
+#include "shim/code_object/code_object.h"
+#include "shim/core/backend.h"
 
 namespace anygpu::level_zero {
 

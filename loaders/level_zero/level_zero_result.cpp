@@ -1,125 +1,31 @@
-#include "level_zero_result.h"
+#include "loaders/level_zero/level_zero_result.h"
 
-#include "../../shim/error.h"
-#include "../../shim/string_format.h"
+#include "loaders/level_zero/level_zero_result_table.h"
+#include "loaders/named_values.h"
+#include "loaders/vendor_failure.h"
+#include "shim/support/string_format.h"
 
 namespace anygpu::level_zero {
 namespace {
 
-struct NamedResult {
-  ze_result_t value;
-  const char* name;
-};
-
-// Every ze_result_t of the Level Zero specification (1.12), in the header's order.
-constexpr NamedResult kNames[] = {
-    {0x0, "ZE_RESULT_SUCCESS"},
-    {0x1, "ZE_RESULT_NOT_READY"},
-    {0x70000001, "ZE_RESULT_ERROR_DEVICE_LOST"},
-    {0x70000002, "ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY"},
-    {0x70000003, "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"},
-    {0x70000004, "ZE_RESULT_ERROR_MODULE_BUILD_FAILURE"},
-    {0x70000005, "ZE_RESULT_ERROR_MODULE_LINK_FAILURE"},
-    {0x70000006, "ZE_RESULT_ERROR_DEVICE_REQUIRES_RESET"},
-    {0x70000007, "ZE_RESULT_ERROR_DEVICE_IN_LOW_POWER_STATE"},
-    {0x7ff00001, "ZE_RESULT_EXP_ERROR_DEVICE_IS_NOT_VERTEX"},
-    {0x7ff00002, "ZE_RESULT_EXP_ERROR_VERTEX_IS_NOT_DEVICE"},
-    {0x7ff00003, "ZE_RESULT_EXP_ERROR_REMOTE_DEVICE"},
-    {0x7ff00004, "ZE_RESULT_EXP_ERROR_OPERANDS_INCOMPATIBLE"},
-    {0x7ff00005, "ZE_RESULT_EXP_RTAS_BUILD_RETRY"},
-    {0x7ff00006, "ZE_RESULT_EXP_RTAS_BUILD_DEFERRED"},
-    {0x70010000, "ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS"},
-    {0x70010001, "ZE_RESULT_ERROR_NOT_AVAILABLE"},
-    {0x70020000, "ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE"},
-    {0x70020001, "ZE_RESULT_WARNING_DROPPED_DATA"},
-    {0x78000001, "ZE_RESULT_ERROR_UNINITIALIZED"},
-    {0x78000002, "ZE_RESULT_ERROR_UNSUPPORTED_VERSION"},
-    {0x78000003, "ZE_RESULT_ERROR_UNSUPPORTED_FEATURE"},
-    {0x78000004, "ZE_RESULT_ERROR_INVALID_ARGUMENT"},
-    {0x78000005, "ZE_RESULT_ERROR_INVALID_NULL_HANDLE"},
-    {0x78000006, "ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE"},
-    {0x78000007, "ZE_RESULT_ERROR_INVALID_NULL_POINTER"},
-    {0x78000008, "ZE_RESULT_ERROR_INVALID_SIZE"},
-    {0x78000009, "ZE_RESULT_ERROR_UNSUPPORTED_SIZE"},
-    {0x7800000a, "ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT"},
-    {0x7800000b, "ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT"},
-    {0x7800000c, "ZE_RESULT_ERROR_INVALID_ENUMERATION"},
-    {0x7800000d, "ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION"},
-    {0x7800000e, "ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT"},
-    {0x7800000f, "ZE_RESULT_ERROR_INVALID_NATIVE_BINARY"},
-    {0x78000010, "ZE_RESULT_ERROR_INVALID_GLOBAL_NAME"},
-    {0x78000011, "ZE_RESULT_ERROR_INVALID_KERNEL_NAME"},
-    {0x78000012, "ZE_RESULT_ERROR_INVALID_FUNCTION_NAME"},
-    {0x78000013, "ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION"},
-    {0x78000014, "ZE_RESULT_ERROR_INVALID_GLOBAL_WIDTH_DIMENSION"},
-    {0x78000015, "ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX"},
-    {0x78000016, "ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE"},
-    {0x78000017, "ZE_RESULT_ERROR_INVALID_KERNEL_ATTRIBUTE_VALUE"},
-    {0x78000018, "ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED"},
-    {0x78000019, "ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE"},
-    {0x7800001a, "ZE_RESULT_ERROR_OVERLAPPING_REGIONS"},
-    {0x7800001b, "ZE_RESULT_WARNING_ACTION_REQUIRED"},
-    {0x7800001c, "ZE_RESULT_ERROR_INVALID_KERNEL_HANDLE"},
-    {0x7ffffffe, "ZE_RESULT_ERROR_UNKNOWN"},
-};
+#define ANYGPU_LEVEL_ZERO_NAMED_RESULT(name, value, code) {value, #name},
+constexpr NamedValue<ze_result_t> kNames[] = {
+    ANYGPU_LEVEL_ZERO_RESULTS(ANYGPU_LEVEL_ZERO_NAMED_RESULT)};
+#undef ANYGPU_LEVEL_ZERO_NAMED_RESULT
 
 }  // namespace
 
 const char* ze_result_name(ze_result_t result) {
-  for (const NamedResult& n : kNames)
-    if (n.value == result) return n.name;
-  return nullptr;
+  return name_of(kNames, result);
 }
 
 ag_result map_ze_result(ze_result_t result) {
   switch (result) {
-    case 0x0:
-      return AG_SUCCESS;
-    case 0x1:  // NOT_READY
-      return AG_ERROR_NOT_READY;
-    case 0x70000002:  // OUT_OF_HOST_MEMORY
-    case 0x70000003:  // OUT_OF_DEVICE_MEMORY
-      return AG_ERROR_OUT_OF_MEMORY;
-    case 0x78000001:  // UNINITIALIZED
-      return AG_ERROR_NOT_INITIALIZED;
-    case 0x78000004:  // INVALID_ARGUMENT
-    case 0x78000007:  // INVALID_NULL_POINTER
-    case 0x78000008:  // INVALID_SIZE
-    case 0x78000009:  // UNSUPPORTED_SIZE
-    case 0x7800000a:  // UNSUPPORTED_ALIGNMENT
-    case 0x7800000c:  // INVALID_ENUMERATION
-    case 0x78000015:  // INVALID_KERNEL_ARGUMENT_INDEX
-    case 0x78000016:  // INVALID_KERNEL_ARGUMENT_SIZE
-    case 0x7800001a:  // OVERLAPPING_REGIONS
-      return AG_ERROR_INVALID_VALUE;
-    case 0x78000005:  // INVALID_NULL_HANDLE
-    case 0x78000006:  // HANDLE_OBJECT_IN_USE
-    case 0x7800000b:  // INVALID_SYNCHRONIZATION_OBJECT
-    case 0x7800001c:  // INVALID_KERNEL_HANDLE
-      return AG_ERROR_INVALID_HANDLE;
-    case 0x70000004:  // MODULE_BUILD_FAILURE
-    case 0x70000005:  // MODULE_LINK_FAILURE
-    case 0x7800000f:  // INVALID_NATIVE_BINARY
-    case 0x78000018:  // INVALID_MODULE_UNLINKED
-      return AG_ERROR_INVALID_IMAGE;
-    case 0x78000010:  // INVALID_GLOBAL_NAME
-    case 0x78000011:  // INVALID_KERNEL_NAME
-    case 0x78000012:  // INVALID_FUNCTION_NAME
-      return AG_ERROR_NOT_FOUND;
-    case 0x78000013:  // INVALID_GROUP_SIZE_DIMENSION
-    case 0x78000014:  // INVALID_GLOBAL_WIDTH_DIMENSION
-    case 0x78000017:  // INVALID_KERNEL_ATTRIBUTE_VALUE
-      return AG_ERROR_INVALID_CONFIGURATION;
-    case 0x70000001:  // DEVICE_LOST
-    case 0x70000006:  // DEVICE_REQUIRES_RESET
-      return AG_ERROR_LAUNCH_FAILED;
-    case 0x78000002:  // UNSUPPORTED_VERSION
-    case 0x78000003:  // UNSUPPORTED_FEATURE
-    case 0x7800000d:  // UNSUPPORTED_ENUMERATION
-    case 0x7800000e:  // UNSUPPORTED_IMAGE_FORMAT
-    case 0x78000019:  // INVALID_COMMAND_LIST_TYPE
-    case 0x70020000:  // DEPENDENCY_UNAVAILABLE
-      return AG_ERROR_NOT_SUPPORTED;
+#define ANYGPU_LEVEL_ZERO_RESULT_CODE(name, value, code) \
+  case name:                                             \
+    return code;
+    ANYGPU_LEVEL_ZERO_RESULTS(ANYGPU_LEVEL_ZERO_RESULT_CODE)
+#undef ANYGPU_LEVEL_ZERO_RESULT_CODE
     default:
       return AG_ERROR_BACKEND_FAILURE;
   }
@@ -132,9 +38,7 @@ std::string describe_ze_result(ze_result_t result) {
 
 ag_result ze_fail(ze_result_t result, const char* call, const char* extra) {
   if (result == ZE_RESULT_SUCCESS) return AG_SUCCESS;
-  const std::string described = describe_ze_result(result);
-  return fail(map_ze_result(result), "%s failed: %s%s%s", call, described.c_str(),
-              extra ? ": " : "", extra ? extra : "");
+  return vendor_failure(map_ze_result(result), call, describe_ze_result(result), extra);
 }
 
 }  // namespace anygpu::level_zero

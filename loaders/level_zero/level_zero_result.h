@@ -6,12 +6,14 @@
 
 #include <string>
 
-#include "level_zero_api.h"
+#include "loaders/level_zero/level_zero_api.h"
 
 namespace anygpu::level_zero {
 
-// "ZE_RESULT_ERROR_DEVICE_LOST"; nullptr for a value the table does not know.
+// "ZE_RESULT_ERROR_DEVICE_LOST"; nullptr for a value level_zero_result_table.h does not hold.
 const char* ze_result_name(ze_result_t result);
+// The ag_result column of level_zero_result_table.h; AG_ERROR_BACKEND_FAILURE for a value not in
+// it.
 ag_result map_ze_result(ze_result_t result);
 // "ZE_RESULT_ERROR_UNINITIALIZED (0x78000001)", or "ze_result_t 0x12345" for an unknown value.
 std::string describe_ze_result(ze_result_t result);

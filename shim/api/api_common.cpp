@@ -1,4 +1,4 @@
-#include "api_common.h"
+#include "shim/api/api_common.h"
 
 namespace anygpu {
 
@@ -54,6 +54,24 @@ ag_result require_pointer(const void* pointer, const char* what) {
 
 ag_result require_size(size_t bytes) {
   if (bytes == 0) return fail(AG_ERROR_INVALID_VALUE, "size is 0 bytes");
+  return AG_SUCCESS;
+}
+
+ag_result require_same_device(const Device* a, const Device* b, const char* what) {
+  if (a != b)
+    return fail(AG_ERROR_INVALID_VALUE, "%s belong to different devices (%d and %d)", what,
+                a->ordinal, b->ordinal);
+  return AG_SUCCESS;
+}
+
+ag_result require_zero_flags(unsigned flags) {
+  if (flags != 0) return fail(AG_ERROR_INVALID_VALUE, "flags is %u; it must be 0", flags);
+  return AG_SUCCESS;
+}
+
+ag_result require_index(int index, size_t count, const char* what, ag_result error) {
+  if (index < 0 || static_cast<size_t>(index) >= count)
+    return fail(error, "%s %d is out of range [0, %zu)", what, index, count);
   return AG_SUCCESS;
 }
 

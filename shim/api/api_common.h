@@ -1,12 +1,23 @@
 // Helpers shared by the API entry points: handle lookups and argument checks that record the
 // error detail. Each returns AG_SUCCESS or the failure it recorded.
+//
+// Every entry point checks its arguments in one order, so that a call with several bad ones
+// reports the same one whatever the backend:
+//   1. handles            get_device, get_stream, get_event, get_module, get_function
+//   2. pointers           require_pointer (outputs and inputs that must not be NULL)
+//   3. sizes, flags and indices   require_size, require_zero_flags, require_index
+//   4. ranges             require_device_range (memory inside one allocation of the device)
+//   5. consistency        require_same_device (objects of one device), then backend-specific
+// State the API defines (an event never recorded, a module's functions) is kept in the shim's
+// objects (shim/core/objects.h), not decided by each backend.
 #pragma once
 
+#include <cstddef>
 #include <cstring>
 
-#include "error.h"
-#include "objects.h"
-#include "registry.h"
+#include "shim/core/error.h"
+#include "shim/core/objects.h"
+#include "shim/core/registry.h"
 
 namespace anygpu {
 
@@ -20,20 +31,40 @@ ag_result get_function(ag_function handle, Function** function);
 ag_result require_pointer(const void* pointer, const char* what);
 // A size in bytes: non-zero.
 ag_result require_size(size_t bytes);
+// Flags that no value is defined for yet: 0.
+ag_result require_zero_flags(unsigned flags);
+// `index` (named `what`) in [0, count); `error` otherwise.
+ag_result require_index(int index, size_t count, const char* what,
+                        ag_result error = AG_ERROR_INVALID_VALUE);
 // [pointer, pointer + bytes) must lie inside one allocation of `device`.
 ag_result require_device_range(const Device& device, const void* pointer, size_t bytes,
                                const char* what);
+// `a` and `b` (named `what`) belong to the same device.
+ag_result require_same_device(const Device* a, const Device* b, const char* what);
 
-// Copies a versioned struct out: `out->struct_size` must be at least sizeof(T); the caller's
-// struct_size is kept.
+// The size of a versioned struct's first version, frozen: a caller built against any version
+// since stays accepted as the struct grows (fields are only ever appended).
+template <typename T>
+constexpr size_t first_version_size() {
+  return sizeof(T);
+}
+template <>
+constexpr size_t first_version_size<ag_backend_info>() {
+  return offsetof(ag_backend_info, label);
+}
+
+// Copies a versioned struct out: the fields `out->struct_size` covers, up to sizeof(T); a size
+// below the first version is refused. The caller's struct_size is kept.
 template <typename T>
 ag_result write_versioned(T* out, const T& value, const char* what) {
   if (AG_SUCCESS != require_pointer(out, what)) return AG_ERROR_INVALID_VALUE;
-  if (out->struct_size < sizeof(T))
-    return fail(AG_ERROR_INVALID_VALUE, "%s->struct_size is %zu; set it to sizeof (%zu)", what,
-                out->struct_size, sizeof(T));
+  if (out->struct_size < first_version_size<T>())
+    return fail(AG_ERROR_INVALID_VALUE,
+                "%s->struct_size is %zu, smaller than any version of the struct (%zu); set it to "
+                "sizeof (%zu)",
+                what, out->struct_size, first_version_size<T>(), sizeof(T));
   const size_t caller_size = out->struct_size;
-  memcpy(out, &value, sizeof(T));
+  memcpy(out, &value, caller_size < sizeof(T) ? caller_size : sizeof(T));
   out->struct_size = caller_size;
   return AG_SUCCESS;
 }

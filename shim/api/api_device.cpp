@@ -1,5 +1,5 @@
 // Initialisation, version, backends and devices.
-#include "api_common.h"
+#include "shim/api/api_common.h"
 
 using namespace anygpu;
 
@@ -7,7 +7,7 @@ extern "C" {
 
 ag_result agInit(unsigned int flags) {
   AG_ENTRY();
-  if (flags != 0) return fail(AG_ERROR_INVALID_VALUE, "flags is %u; it must be 0", flags);
+  if (ag_result r = require_zero_flags(flags)) return r;
   if (registry().devices.empty())
     return fail(AG_ERROR_NO_DEVICE, "no backend has a device (run anygpu-info for the reasons)");
   return AG_SUCCESS;
@@ -30,14 +30,14 @@ ag_result agBackendGetCount(int* count) {
 ag_result agBackendGetInfo(int index, ag_backend_info* info) {
   AG_ENTRY();
   const Registry& reg = registry();
-  if (index < 0 || index >= static_cast<int>(reg.backends.size()))
-    return fail(AG_ERROR_INVALID_VALUE, "backend index %d is out of range [0, %zu)", index,
-                reg.backends.size());
+  if (ag_result r = require_pointer(info, "info")) return r;
+  if (ag_result r = require_index(index, reg.backends.size(), "backend index")) return r;
   const BackendRecord& record = reg.backends[index];
   ag_backend_info value{};
   value.struct_size = sizeof value;
-  value.kind = record.backend->kind();
-  value.name = record.backend->name();
+  value.kind = record.descriptor->kind;
+  value.name = record.descriptor->name;
+  value.label = record.descriptor->label;
   value.available = record.available ? 1 : 0;
   value.device_count = record.device_count;
   value.library = record.library.c_str();
@@ -57,9 +57,8 @@ ag_result agDeviceGet(int ordinal, ag_device* device) {
   if (!device) return fail(AG_ERROR_INVALID_VALUE, "device is NULL");
   const Registry& reg = registry();
   if (reg.devices.empty()) return fail(AG_ERROR_NO_DEVICE, "no backend has a device");
-  if (ordinal < 0 || ordinal >= static_cast<int>(reg.devices.size()))
-    return fail(AG_ERROR_INVALID_DEVICE, "ordinal %d is out of range [0, %zu)", ordinal,
-                reg.devices.size());
+  if (ag_result r = require_index(ordinal, reg.devices.size(), "ordinal", AG_ERROR_INVALID_DEVICE))
+    return r;
   *device = reg.devices[ordinal]->handle;
   return AG_SUCCESS;
 }

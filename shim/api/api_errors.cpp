@@ -1,5 +1,5 @@
 // agGetErrorName, agGetErrorString, agGetLastErrorDetail, agClearLastErrorDetail.
-#include "api_common.h"
+#include "shim/api/api_common.h"
 
 using namespace anygpu;
 

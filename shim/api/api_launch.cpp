@@ -1,6 +1,6 @@
 // agLaunchKernel: the hot path. Checks against the device's limits, then hands over to the
 // backend; allocates nothing and formats a string only on failure.
-#include "api_common.h"
+#include "shim/api/api_common.h"
 
 using namespace anygpu;
 

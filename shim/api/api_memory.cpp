@@ -1,5 +1,5 @@
 // Device and pinned host memory, copies and memset, synchronous and on a stream.
-#include "api_common.h"
+#include "shim/api/api_common.h"
 
 using namespace anygpu;
 

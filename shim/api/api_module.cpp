@@ -4,8 +4,8 @@
 #include <cstring>
 #include <vector>
 
-#include "api_common.h"
-#include "code_object_selection.h"
+#include "shim/api/api_common.h"
+#include "shim/core/device_code.h"
 
 using namespace anygpu;
 
@@ -37,8 +37,10 @@ bool read_file(const char* path, std::vector<unsigned char>& bytes, int& error) 
   }
   unsigned char buffer[65536];
   size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, file)) > 0)
+  do {  // a short read is the end of the file or an error: no read after it
+    n = fread(buffer, 1, sizeof buffer, file);
     bytes.insert(bytes.end(), buffer, buffer + n);
+  } while (n == sizeof buffer);
   error = ferror(file) ? EIO : 0;
   fclose(file);
   return error == 0;
@@ -78,7 +80,7 @@ ag_result agModuleUnload(ag_module module) {
   if (!m) return get_module(module, &m);
   {
     std::lock_guard<std::mutex> lock(m->functions_mutex);
-    for (ag_function f : m->functions) delete handles().functions.remove(f);
+    for (const auto& named : m->functions) delete handles().functions.remove(named.second);
   }
   ag_result r = m->device->impl->synchronize();  // queued launches may still use the code
   if (r == AG_SUCCESS) r = m->device->impl->module_unload(m->native);
@@ -93,19 +95,25 @@ ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* f
   if (ag_result r = require_pointer(name, "name")) return r;
   if (ag_result r = require_pointer(function, "function")) return r;
   if (name[0] == '\0') return fail(AG_ERROR_INVALID_VALUE, "name is empty");
+  // Held across the backend's lookup so that two threads asking for one name get one handle.
+  std::lock_guard<std::mutex> lock(m->functions_mutex);
+  const auto known = m->functions.find(name);
+  if (known != m->functions.end()) {
+    *function = known->second;
+    return AG_SUCCESS;
+  }
   auto* object = new Function{m, m->device, nullptr, {}};
   if (ag_result r = m->device->impl->module_get_function(m->native, name, &object->native,
                                                          object->params, object->params_known)) {
     delete object;
     return r;
   }
-  std::lock_guard<std::mutex> lock(m->functions_mutex);
   void* handle = handles().functions.insert(object);
   if (!handle) {
     delete object;
     return fail(AG_ERROR_OUT_OF_MEMORY, "too many functions");
   }
-  m->functions.push_back(static_cast<ag_function>(handle));
+  m->functions.emplace(name, static_cast<ag_function>(handle));
   *function = static_cast<ag_function>(handle);
   return AG_SUCCESS;
 }
@@ -127,13 +135,12 @@ ag_result agFunctionGetParamInfo(ag_function function, int index, ag_param_info*
   AG_ENTRY();
   Function* f;
   if (ag_result r = get_function(function, &f)) return r;
+  if (ag_result r = require_pointer(info, "info")) return r;
   if (!f->params_known)
     return fail(AG_ERROR_NOT_SUPPORTED,
                 "the code object records no parameter layout for this "
                 "kernel");
-  if (index < 0 || index >= static_cast<int>(f->params.size()))
-    return fail(AG_ERROR_INVALID_VALUE, "parameter index %d is out of range [0, %zu)", index,
-                f->params.size());
+  if (ag_result r = require_index(index, f->params.size(), "parameter index")) return r;
   return write_versioned(info, f->params[index], "info");
 }
 

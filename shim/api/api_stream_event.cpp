@@ -1,18 +1,7 @@
 // Streams and events.
-#include "api_common.h"
+#include "shim/api/api_common.h"
 
 using namespace anygpu;
-
-namespace {
-
-ag_result require_same_device(const Device* a, const Device* b, const char* what) {
-  if (a != b)
-    return fail(AG_ERROR_INVALID_VALUE, "%s belong to different devices (%d and %d)", what,
-                a->ordinal, b->ordinal);
-  return AG_SUCCESS;
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -21,7 +10,7 @@ ag_result agStreamCreate(ag_device device, unsigned int flags, ag_stream* stream
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   if (ag_result r = require_pointer(stream, "stream")) return r;
-  if (flags != 0) return fail(AG_ERROR_INVALID_VALUE, "flags is %u; it must be 0", flags);
+  if (ag_result r = require_zero_flags(flags)) return r;
   void* native = nullptr;
   if (ag_result r = dev->impl->stream_create(flags, &native)) return r;
   auto* object = new Stream{dev, native};
@@ -64,9 +53,10 @@ ag_result agStreamWaitEvent(ag_stream stream, ag_event event, unsigned int flags
   Event* e;
   if (ag_result r = get_stream(stream, &s)) return r;
   if (ag_result r = get_event(event, &e)) return r;
-  if (flags != 0) return fail(AG_ERROR_INVALID_VALUE, "flags is %u; it must be 0", flags);
+  if (ag_result r = require_zero_flags(flags)) return r;
   if (s->device->backend != e->device->backend)
     return fail(AG_ERROR_NOT_SUPPORTED, "the stream and the event belong to different backends");
+  if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;  // nothing to wait for
   return s->device->impl->stream_wait_event(s->native, e->native);
 }
 
@@ -75,7 +65,7 @@ ag_result agEventCreate(ag_device device, unsigned int flags, ag_event* event) {
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   if (ag_result r = require_pointer(event, "event")) return r;
-  if (flags != 0) return fail(AG_ERROR_INVALID_VALUE, "flags is %u; it must be 0", flags);
+  if (ag_result r = require_zero_flags(flags)) return r;
   void* native = nullptr;
   if (ag_result r = dev->impl->event_create(flags, &native)) return r;
   auto* object = new Event{dev, native};
@@ -105,13 +95,16 @@ ag_result agEventRecord(ag_event event, ag_stream stream) {
   if (ag_result r = get_event(event, &e)) return r;
   if (ag_result r = get_stream(stream, &s)) return r;
   if (ag_result r = require_same_device(e->device, s->device, "the event and the stream")) return r;
-  return e->device->impl->event_record(e->native, s->native);
+  if (ag_result r = e->device->impl->event_record(e->native, s->native)) return r;
+  e->recorded.store(true, std::memory_order_release);
+  return AG_SUCCESS;
 }
 
 ag_result agEventSynchronize(ag_event event) {
   AG_ENTRY();
   Event* e;
   if (ag_result r = get_event(event, &e)) return r;
+  if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;
   return e->device->impl->event_synchronize(e->native);
 }
 
@@ -119,6 +112,7 @@ ag_result agEventQuery(ag_event event) {
   AG_ENTRY();
   Event* e;
   if (ag_result r = get_event(event, &e)) return r;
+  if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;
   return e->device->impl->event_query(e->native);
 }
 
@@ -129,6 +123,11 @@ ag_result agEventElapsedTime(float* milliseconds, ag_event start, ag_event end) 
   if (ag_result r = get_event(start, &s)) return r;
   if (ag_result r = get_event(end, &e)) return r;
   if (ag_result r = require_same_device(s->device, e->device, "the two events")) return r;
+  for (const Event* event : {s, e})
+    if (!event->recorded.load(std::memory_order_acquire))
+      return fail(AG_ERROR_INVALID_VALUE,
+                  "the %s event was never recorded (agEventRecord it first)",
+                  event == s ? "start" : "end");
   float value = 0;
   if (ag_result r = s->device->impl->event_elapsed(&value, s->native, e->native)) return r;
   *milliseconds = value;

@@ -1,8 +1,8 @@
-#include "amdgpu_target.h"
+#include "shim/code_object/amdgpu_target.h"
 
 #include <cctype>
 
-#include "string_format.h"
+#include "shim/support/string_format.h"
 
 namespace anygpu {
 namespace {

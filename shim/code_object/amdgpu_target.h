@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "elf_reader.h"
+#include "shim/code_object/elf_reader.h"
 
 namespace anygpu {
 

@@ -1,4 +1,4 @@
-#include "bundle_ids.h"
+#include "shim/code_object/bundle_ids.h"
 
 #include <elf.h>
 

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "amdgpu_target.h"
-#include "cuda_arch.h"
+#include "shim/code_object/amdgpu_target.h"
+#include "shim/code_object/cuda_arch.h"
 
 namespace anygpu {
 

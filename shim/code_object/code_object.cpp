@@ -1,14 +1,14 @@
-#include "code_object.h"
+#include "shim/code_object/code_object.h"
 
 #include <elf.h>
 
 #include <cstdint>
 #include <cstring>
 
-#include "elf_reader.h"
-#include "fatbin_reader.h"
-#include "offload_bundle.h"
-#include "spirv_reader.h"
+#include "shim/code_object/elf_reader.h"
+#include "shim/code_object/fatbin_reader.h"
+#include "shim/code_object/offload_bundle.h"
+#include "shim/code_object/spirv_reader.h"
 
 namespace anygpu {
 namespace {

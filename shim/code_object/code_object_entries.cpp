@@ -1,11 +1,11 @@
-#include "code_object_entries.h"
+#include "shim/code_object/code_object_entries.h"
 
 #include <elf.h>
 
-#include "fatbin_reader.h"
-#include "offload_bundle.h"
-#include "ptx_reader.h"
-#include "string_format.h"
+#include "shim/code_object/fatbin_reader.h"
+#include "shim/code_object/offload_bundle.h"
+#include "shim/code_object/ptx_reader.h"
+#include "shim/support/string_format.h"
 
 namespace anygpu {
 namespace {

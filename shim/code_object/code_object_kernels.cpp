@@ -1,12 +1,12 @@
-#include "code_object_kernels.h"
+#include "shim/code_object/code_object_kernels.h"
 
 #include <elf.h>
 
 #include <set>
 
-#include "elf_reader.h"
-#include "ptx_reader.h"
-#include "spirv_reader.h"
+#include "shim/code_object/elf_reader.h"
+#include "shim/code_object/ptx_reader.h"
+#include "shim/code_object/spirv_reader.h"
 
 namespace anygpu {
 namespace {

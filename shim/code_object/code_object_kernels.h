@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "code_object.h"
+#include "shim/code_object/code_object.h"
 
 namespace anygpu {
 

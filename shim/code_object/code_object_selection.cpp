@@ -1,9 +1,7 @@
-#include "code_object_selection.h"
+#include "shim/code_object/code_object_selection.h"
 
-#include "code_object_entries.h"
-#include "code_object_fit.h"
-#include "error.h"
-#include "string_format.h"
+#include "shim/code_object/code_object_entries.h"
+#include "shim/support/string_format.h"
 
 namespace anygpu {
 namespace {
@@ -33,8 +31,15 @@ std::string image_holds(const CodeObject& image, const std::vector<CodeEntry>& e
   return text;
 }
 
-std::string device_label(const DeviceTarget& device) {
-  return device.label.empty() ? "the device (" + device.architecture + ")" : device.label;
+std::string device_label(const CodeFitRules& device, const std::string& label) {
+  return label.empty() ? "the device (" + device.target().architecture + ")" : label;
+}
+
+std::string device_needs(const CodeFitRules& device) {
+  if (!device.understood())
+    return strprintf("code for an architecture anygpu cannot read ('%s')",
+                     device.target().architecture.c_str());
+  return device.needs();
 }
 
 // The best entry that fits, preferring one that can be loaded.
@@ -44,11 +49,11 @@ struct Choice {
   Fit usable_fit, unusable_fit;
 };
 
-Choice choose(const DeviceTarget& device, const std::vector<CodeEntry>& entries) {
-  const DeviceArch arch = parse_device_arch(device);
+Choice choose(const CodeFitRules& device, const std::vector<CodeEntry>& entries) {
   Choice choice;
+  if (!device.understood()) return choice;
   for (const CodeEntry& entry : entries) {
-    const Fit fit = code_fit(device, arch, entry.target);
+    const Fit fit = device.fit(entry.target);
     if (!fit.fits()) continue;
     const bool usable = entry.target.problem.empty();
     const CodeEntry*& best = usable ? choice.usable : choice.unusable;
@@ -63,18 +68,8 @@ Choice choose(const DeviceTarget& device, const std::vector<CodeEntry>& entries)
 
 }  // namespace
 
-DeviceTarget device_target(const Device& device) {
-  DeviceTarget target;
-  target.backend = device.properties.backend;
-  target.architecture = device.properties.architecture;
-  target.max_ptx_version = device.impl->max_ptx_version();
-  target.label = strprintf("device %d (%s, %s)", device.ordinal, device.properties.name,
-                           device.properties.architecture);
-  return target;
-}
-
-ag_result select_for_device(const DeviceTarget& device, const void* image, size_t bytes,
-                            CodeObject* selected, std::string* detail) {
+ag_result select_for_device(const CodeFitRules& device, const std::string& label, const void* image,
+                            size_t bytes, CodeObject* selected, std::string* detail) {
   const CodeObject code = detect_code_object(image, bytes);
   if (code.format == CodeObjectFormat::unknown) {
     *detail = strprintf(
@@ -100,8 +95,7 @@ ag_result select_for_device(const DeviceTarget& device, const void* image, size_
     *selected = choice.usable->code;
     return AG_SUCCESS;
   }
-  const std::string needs =
-      device_label(device) + " needs " + device_needs(device, parse_device_arch(device));
+  const std::string needs = device_label(device, label) + " needs " + device_needs(device);
   if (choice.unusable) {
     *detail =
         needs + "; the code object that fits cannot be loaded: " + entry_text(*choice.unusable);
@@ -111,15 +105,6 @@ ag_result select_for_device(const DeviceTarget& device, const void* image, size_
       needs.size() + kMinListText < kMaxDetailText ? kMaxDetailText - needs.size() : kMinListText;
   *detail = needs + "; " + image_holds(code, entries, room);
   return AG_ERROR_NO_BINARY_FOR_DEVICE;
-}
-
-ag_result select_code_object(const Device& device, const void* image, size_t bytes,
-                             CodeObject* selected) {
-  std::string detail;
-  const ag_result result =
-      select_for_device(device_target(device), image, bytes, selected, &detail);
-  if (result != AG_SUCCESS) return fail(result, "%s", detail.c_str());
-  return AG_SUCCESS;
 }
 
 }  // namespace anygpu

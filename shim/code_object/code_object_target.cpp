@@ -1,10 +1,10 @@
-#include "code_object_target.h"
+#include "shim/code_object/code_object_target.h"
 
 #include <elf.h>
 
-#include "ptx_reader.h"
-#include "spirv_reader.h"
-#include "string_format.h"
+#include "shim/code_object/ptx_reader.h"
+#include "shim/code_object/spirv_reader.h"
+#include "shim/support/string_format.h"
 
 namespace anygpu {
 namespace {
@@ -39,8 +39,9 @@ const char* elf_machine_name(uint16_t machine) {
       return "riscv";
     case EM_PPC64:
       return "ppc64";
+    default:
+      return nullptr;
   }
-  return nullptr;
 }
 
 std::string elf_text(const CodeTarget& target) {

@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "amdgpu_target.h"
-#include "code_object.h"
-#include "cuda_arch.h"
+#include "shim/code_object/amdgpu_target.h"
+#include "shim/code_object/code_object.h"
+#include "shim/code_object/cuda_arch.h"
 
 namespace anygpu {
 

@@ -1,4 +1,4 @@
-#include "cuda_arch.h"
+#include "shim/code_object/cuda_arch.h"
 
 #include <cctype>
 

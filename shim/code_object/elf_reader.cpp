@@ -1,10 +1,10 @@
-#include "elf_reader.h"
+#include "shim/code_object/elf_reader.h"
 
 #include <elf.h>
 
 #include <cinttypes>
 
-#include "string_format.h"
+#include "shim/support/string_format.h"
 
 namespace anygpu {
 namespace {
@@ -106,7 +106,7 @@ bool read_symbol_table(ByteReader image, const SectionTable& table, const Elf64_
     return false;
   }
   for (uint64_t i = 1; i < count; ++i) {
-    Elf64_Sym raw;
+    Elf64_Sym raw{};  // zeros if a read could fail (the checks above say it cannot)
     entries.read(i * symtab.sh_entsize, &raw);
     ElfSymbol symbol;
     if (!table_string(strings, raw.st_name, &symbol.name)) {
@@ -117,6 +117,9 @@ bool read_symbol_table(ByteReader image, const SectionTable& table, const Elf64_
     symbol.binding = ELF64_ST_BIND(raw.st_info);
     symbol.other = raw.st_other;
     symbol.section = raw.st_shndx;
+    symbol.value = raw.st_value;
+    symbol.size = raw.st_size;
+    symbol.dynamic = symtab.sh_type == SHT_DYNSYM;
     symbols->push_back(symbol);
   }
   return true;
@@ -133,12 +136,13 @@ bool read_sections(ByteReader image, std::vector<ElfSection>* sections, std::str
       !section_names(image, table, &names, error))
     return false;
   for (uint64_t i = 0; i < table.count; ++i) {
-    Elf64_Shdr raw;
+    Elf64_Shdr raw{};
     read_section(image, table, i, &raw, error);
     ElfSection section;
     section.type = raw.sh_type;
     section.offset = raw.sh_offset;
     section.size = raw.sh_size;
+    section.address = raw.sh_addr;
     const bool named = names.size() == 0 || table_string(names, raw.sh_name, &section.name);
     const bool inside = raw.sh_type == SHT_NOBITS || image.contains(raw.sh_offset, raw.sh_size);
     if (!named || (check_bytes && !inside)) {
@@ -194,7 +198,7 @@ bool read_elf_symbols(ByteReader image, std::vector<ElfSymbol>* symbols, std::st
   if (!read_elf_header(image, &header, error) || !read_section_table(image, &table, error))
     return false;
   for (uint64_t i = 0; i < table.count; ++i) {
-    Elf64_Shdr section;
+    Elf64_Shdr section{};
     read_section(image, table, i, &section, error);
     if (section.sh_type != SHT_SYMTAB && section.sh_type != SHT_DYNSYM) continue;
     if (!read_symbol_table(image, table, section, symbols, error)) return false;

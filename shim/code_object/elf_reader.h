@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "byte_reader.h"
+#include "shim/code_object/byte_reader.h"
 
 namespace anygpu {
 
@@ -29,12 +29,15 @@ struct ElfSymbol {
   uint8_t binding = 0;    // STB_*
   uint8_t other = 0;      // st_other: visibility, and on CUDA STO_CUDA_ENTRY for kernels
   uint16_t section = 0;
+  uint64_t value = 0, size = 0;  // st_value (an address, or an offset in ET_REL), st_size
+  bool dynamic = false;          // from .dynsym, not .symtab
 };
 
 struct ElfSection {
   std::string_view name;          // points into the image read
   uint32_t type = 0;              // SHT_*
   uint64_t offset = 0, size = 0;  // inside the image unless the type is SHT_NOBITS
+  uint64_t address = 0;           // sh_addr
 };
 
 bool is_elf(ByteReader image);

@@ -1,8 +1,8 @@
-#include "fatbin_reader.h"
+#include "shim/code_object/fatbin_reader.h"
 
 #include <cinttypes>
 
-#include "string_format.h"
+#include "shim/support/string_format.h"
 
 namespace anygpu {
 namespace {

@@ -1,4 +1,4 @@
-#include "kernel_params.h"
+#include "shim/code_object/kernel_params.h"
 
 #include <elf.h>
 
@@ -7,10 +7,10 @@
 #include <cstring>
 #include <string_view>
 
-#include "elf_reader.h"
-#include "fatbin_reader.h"
-#include "ptx_tokens.h"
-#include "string_format.h"
+#include "shim/code_object/elf_reader.h"
+#include "shim/code_object/fatbin_reader.h"
+#include "shim/code_object/ptx_tokens.h"
+#include "shim/support/string_format.h"
 
 namespace anygpu {
 namespace {
@@ -232,68 +232,45 @@ bool read_ptx_params(ByteReader image, const std::string& kernel,
 
 // ---- ELF (cubin, AMD code object) --------------------------------------------------------------
 
-bool section_header(ByteReader image, uint64_t index, Elf64_Shdr* section) {
-  Elf64_Ehdr header;
-  return image.read(0, &header) && image.read(header.e_shoff + index * header.e_shentsize, section);
-}
-
-// The bytes of symbol `name`, from the symbol tables (.symtab, then .dynsym). Every offset and
-// size comes from the file, so each is checked against the file and the symbol's section.
+// The bytes of symbol `name` (from .symtab, else .dynsym), read with the ELF reader; the symbol's
+// value and size come from the file, so both are checked against its section.
 bool elf_symbol_bytes(ByteReader image, const std::string& name, ByteReader* bytes,
                       std::string* error) {
-  std::vector<ElfSection> sections;  // read_elf_sections checks the table and each section's bytes
-  if (!read_elf_sections(image, &sections, error)) return false;
-  Elf64_Ehdr header;
-  image.read(0, &header);
-  uint64_t budget = image.size() / sizeof(Elf64_Sym);
-  for (const uint32_t table_type : {SHT_SYMTAB, SHT_DYNSYM}) {
-    for (uint64_t i = 0; i < sections.size(); ++i) {
-      Elf64_Shdr table, strings;
-      if (sections[i].type != table_type || !section_header(image, i, &table)) continue;
-      if (table.sh_link >= sections.size() || !section_header(image, table.sh_link, &strings) ||
-          table.sh_entsize < sizeof(Elf64_Sym)) {
-        *error = "a symbol table has no string table or a bad entry size";
-        return false;
-      }
-      const ByteReader entries = image.slice(table.sh_offset, table.sh_size);
-      const ByteReader names = image.slice(strings.sh_offset, strings.sh_size);
-      const uint64_t count = entries.size() / table.sh_entsize;
-      // Tables that overlap could list the same bytes many times over: read no more symbols in
-      // all than the file could hold once.
-      if (count > budget) {
-        *error = "its symbol tables hold more symbols than the file can (they overlap)";
-        return false;
-      }
-      budget -= count;
-      for (uint64_t index = 1; index < count; ++index) {
-        Elf64_Sym symbol;
-        entries.read(index * table.sh_entsize, &symbol);
-        if (symbol.st_shndx == SHN_UNDEF || !names.contains(symbol.st_name, name.size() + 1) ||
-            memcmp(names.data() + symbol.st_name, name.c_str(), name.size() + 1) != 0)
-          continue;
-        Elf64_Shdr section;
-        if (symbol.st_shndx >= sections.size() ||
-            !section_header(image, symbol.st_shndx, &section) || section.sh_type == SHT_NOBITS) {
-          *error = strprintf("symbol %s is not defined in a section with bytes", name.c_str());
-          return false;
-        }
-        // st_value is an address (AMD) or an offset in the section (cubin, relocatable files).
-        const uint64_t base = header.e_type == ET_REL ? 0 : section.sh_addr;
-        const uint64_t start = symbol.st_value - base;
-        if (symbol.st_value < base || !image.contains(section.sh_offset, section.sh_size) ||
-            start > section.sh_size || symbol.st_size > section.sh_size - start) {
-          *error = strprintf("symbol %s's %" PRIu64 " bytes at %#" PRIx64 " run past its section",
-                             name.c_str(), static_cast<uint64_t>(symbol.st_size),
-                             static_cast<uint64_t>(symbol.st_value));
-          return false;
-        }
-        *bytes = image.slice(section.sh_offset + start, symbol.st_size);
-        return true;
+  ElfHeader header;
+  std::vector<ElfSection> sections;  // read_elf_sections checks each section's bytes
+  std::vector<ElfSymbol> symbols;
+  if (!read_elf_header(image, &header, error) || !read_elf_sections(image, &sections, error) ||
+      !read_elf_symbols(image, &symbols, error))
+    return false;
+  const ElfSymbol* found = nullptr;
+  for (const bool dynamic : {false, true}) {
+    for (const ElfSymbol& symbol : symbols) {
+      if (symbol.dynamic == dynamic && symbol.section != SHN_UNDEF && symbol.name == name) {
+        found = &symbol;
+        break;
       }
     }
+    if (found) break;
   }
-  *error = strprintf("it has no symbol %s (not built with anygpu/kernel.h)", name.c_str());
-  return false;
+  if (!found) {
+    *error = strprintf("it has no symbol %s (not built with anygpu/kernel.h)", name.c_str());
+    return false;
+  }
+  if (found->section >= sections.size() || sections[found->section].type == SHT_NOBITS) {
+    *error = strprintf("symbol %s is not defined in a section with bytes", name.c_str());
+    return false;
+  }
+  const ElfSection& section = sections[found->section];
+  // st_value is an address (AMD) or an offset in the section (cubin, relocatable files).
+  const uint64_t base = header.type == ET_REL ? 0 : section.address;
+  const uint64_t start = found->value - base;
+  if (found->value < base || start > section.size || found->size > section.size - start) {
+    *error = strprintf("symbol %s's %" PRIu64 " bytes at %#" PRIx64 " run past its section",
+                       name.c_str(), found->size, found->value);
+    return false;
+  }
+  *bytes = image.slice(section.offset + start, found->size);
+  return true;
 }
 
 bool read_elf_params(ByteReader image, const std::string& kernel,
@@ -374,7 +351,7 @@ bool read_kernel_params(const CodeObject& code, const std::string& kernel,
                         std::vector<ag_param_info>* layout, std::string* error) {
   const ByteReader image(code.data, code.size);
   std::vector<ag_param_info> params;
-  const char* what = "";
+  const char* what;
   bool found = false;
   bool from_record = false;
   switch (code.format) {

@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "byte_reader.h"
-#include "code_object.h"
+#include "shim/code_object/byte_reader.h"
+#include "shim/code_object/code_object.h"
 
 namespace anygpu {
 

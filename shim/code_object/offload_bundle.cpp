@@ -1,4 +1,4 @@
-#include "offload_bundle.h"
+#include "shim/code_object/offload_bundle.h"
 
 #include <elf.h>
 
@@ -6,8 +6,8 @@
 #include <set>
 #include <string_view>
 
-#include "elf_reader.h"
-#include "string_format.h"
+#include "shim/code_object/elf_reader.h"
+#include "shim/support/string_format.h"
 
 namespace anygpu {
 namespace {

@@ -1,9 +1,9 @@
-#include "ptx_reader.h"
+#include "shim/code_object/ptx_reader.h"
 
 #include <cctype>
 #include <string_view>
 
-#include "ptx_tokens.h"
+#include "shim/code_object/ptx_tokens.h"
 
 namespace anygpu {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "byte_reader.h"
-#include "cuda_arch.h"
+#include "shim/code_object/byte_reader.h"
+#include "shim/code_object/cuda_arch.h"
 
 namespace anygpu {
 

@@ -1,4 +1,4 @@
-#include "ptx_tokens.h"
+#include "shim/code_object/ptx_tokens.h"
 
 #include <algorithm>
 #include <cctype>

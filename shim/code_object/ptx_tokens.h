@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string_view>
 
-#include "byte_reader.h"
+#include "shim/code_object/byte_reader.h"
 
 namespace anygpu {
 

@@ -5,8 +5,8 @@
 #include <cinttypes>
 #include <unordered_map>
 
-#include "spirv_module.h"
-#include "string_format.h"
+#include "shim/code_object/spirv_module.h"
+#include "shim/support/string_format.h"
 
 namespace anygpu::spirv {
 namespace {

@@ -7,7 +7,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "spirv_reader.h"
+#include "shim/code_object/spirv_reader.h"
 
 namespace anygpu::spirv {
 

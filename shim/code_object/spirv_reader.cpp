@@ -1,9 +1,9 @@
-#include "spirv_reader.h"
+#include "shim/code_object/spirv_reader.h"
 
 #include <cinttypes>
 
-#include "spirv_module.h"
-#include "string_format.h"
+#include "shim/code_object/spirv_module.h"
+#include "shim/support/string_format.h"
 
 namespace anygpu {
 namespace {

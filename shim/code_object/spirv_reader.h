@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "byte_reader.h"
+#include "shim/code_object/byte_reader.h"
 
 namespace anygpu {
 

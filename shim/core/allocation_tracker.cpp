@@ -1,4 +1,4 @@
-#include "allocation_tracker.h"
+#include "shim/core/allocation_tracker.h"
 
 #include <mutex>
 

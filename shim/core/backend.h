@@ -7,10 +7,12 @@
 #include <anygpu/anygpu.h>
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "code_object.h"
+#include "shim/code_object/code_fit.h"
+#include "shim/code_object/code_object.h"
 
 namespace anygpu {
 
@@ -26,10 +28,10 @@ class DeviceBackend {
  public:
   virtual ~DeviceBackend() = default;
 
-  virtual void get_properties(ag_device_properties& properties) = 0;
-  // CUDA: the newest PTX ISA version the driver compiles, as ptx_version_number(8, 4); 0 when
-  // not known or not CUDA.
-  virtual unsigned max_ptx_version() const { return 0; }
+  // The device's properties; the shim fills struct_size and ordinal.
+  virtual ag_device_properties properties() = 0;
+  // What code the device runs, for selection by its backend's CodeFitRules.
+  virtual DeviceTarget code_target() const = 0;
   virtual ag_result synchronize() = 0;
 
   virtual ag_result mem_alloc(size_t bytes, void** pointer) = 0;
@@ -68,14 +70,23 @@ class DeviceBackend {
 class Backend {
  public:
   virtual ~Backend() = default;
-  virtual ag_backend_kind kind() const = 0;
-  virtual const char* name() const = 0;
   // Loads the driver and enumerates devices; false with `reason` when it cannot be used.
   virtual bool load(std::string& reason) = 0;
   // The library loaded or last tried ("" when none).
   virtual std::string library() const = 0;
   virtual int device_count() const = 0;
   virtual DeviceBackend& device(int index) = 0;
+};
+
+// What a backend says of itself: one constant in its folder, listed once in
+// loaders/backend_list.inc. Nothing outside loaders/ asks which backend a device has.
+struct BackendDescriptor {
+  ag_backend_kind kind;
+  const char* name;     // "level_zero": ANYGPU_BACKENDS, ag_backend_info.name
+  const char* label;    // "Level Zero": ag_backend_info.label, anygpu-info
+  const char* aliases;  // other names ANYGPU_BACKENDS takes, comma-separated ("ze,levelzero")
+  std::unique_ptr<Backend> (*make)();
+  CodeFitRulesFactory code_rules;  // what its devices run, and how to say so
 };
 
 }  // namespace anygpu

@@ -1,4 +1,4 @@
-#include "environment.h"
+#include "shim/core/environment.h"
 
 #include <cstdlib>
 

@@ -1,4 +1,4 @@
-#include "error.h"
+#include "shim/core/error.h"
 
 #include <cstdarg>
 #include <cstdio>

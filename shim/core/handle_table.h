@@ -56,7 +56,7 @@ class HandleTable {
     const uint64_t value = reinterpret_cast<uint64_t>(handle);
     if ((value >> 56) != static_cast<uint64_t>(Kind)) return nullptr;
     const uint64_t index_plus_one = value & 0xFFFFFFFFu;
-    if (index_plus_one == 0 || index_plus_one > kChunkSize * kMaxChunks) return nullptr;
+    if (index_plus_one == 0 || index_plus_one > uint64_t{kChunkSize} * kMaxChunks) return nullptr;
     const uint32_t index = static_cast<uint32_t>(index_plus_one - 1);
     const Slot* chunk = chunks_[index / kChunkSize].load(std::memory_order_acquire);
     if (!chunk) return nullptr;
@@ -75,9 +75,12 @@ class HandleTable {
     const uint32_t index =
         static_cast<uint32_t>((reinterpret_cast<uint64_t>(handle) & 0xFFFFFFFFu) - 1);
     Slot& slot = slot_at(index);
-    slot.generation.store((slot.generation.load(std::memory_order_relaxed) + 1) & kGenerationMask,
-                          std::memory_order_release);
+    const uint32_t generation = slot.generation.load(std::memory_order_relaxed);
     slot.object.store(nullptr, std::memory_order_release);
+    // A slot whose generation would wrap is retired for good, never reused: otherwise a handle
+    // destroyed 2^24 reuses ago would become valid again (one slot of 4M per 16M reuses).
+    if (generation == kGenerationMask) return object;
+    slot.generation.store(generation + 1, std::memory_order_release);
     free_.push_back(index);
     return object;
   }

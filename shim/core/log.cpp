@@ -1,10 +1,10 @@
-#include "log.h"
+#include "shim/core/log.h"
 
 #include <cstdarg>
 #include <cstdio>
 #include <string>
 
-#include "environment.h"
+#include "shim/core/environment.h"
 
 namespace anygpu {
 namespace {

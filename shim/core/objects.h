@@ -1,19 +1,24 @@
 // The objects behind the C ABI's handles, and their handle tables.
 #pragma once
 
+#include <atomic>
+#include <map>
+#include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
-#include "allocation_tracker.h"
-#include "backend.h"
-#include "handle_table.h"
+#include "shim/core/allocation_tracker.h"
+#include "shim/core/backend.h"
+#include "shim/core/handle_table.h"
 
 namespace anygpu {
 
 struct Device {
   int ordinal = 0;
-  Backend* backend = nullptr;
+  const BackendDescriptor* backend = nullptr;
   DeviceBackend* impl = nullptr;
+  std::unique_ptr<CodeFitRules> code_rules;  // what it runs, by its backend's rules
   ag_device_properties properties{};
   AllocationTracker allocations;
   ag_device handle = nullptr;
@@ -27,6 +32,9 @@ struct Stream {
 struct Event {
   Device* device;
   void* native;
+  // The API's rule, kept here rather than in each backend: an event never recorded has nothing
+  // pending (query, synchronize and a stream's wait return at once) and no time to measure.
+  std::atomic<bool> recorded{false};
 };
 
 struct Function;
@@ -35,7 +43,8 @@ struct Module {
   Device* device;
   void* native;
   std::mutex functions_mutex;
-  std::vector<ag_function> functions;  // invalidated on unload
+  // One handle per kernel name, as CUDA gives: asking again returns it; invalidated on unload.
+  std::map<std::string, ag_function> functions;
 };
 
 struct Function {

@@ -1,30 +1,14 @@
-#include "registry.h"
+#include "shim/core/registry.h"
 
 #include <algorithm>
-#include <functional>
 #include <mutex>
 
-#include "../loaders/backends.h"
-#include "environment.h"
-#include "log.h"
+#include "loaders/backend_list.h"
+#include "shim/core/environment.h"
+#include "shim/core/log.h"
 
 namespace anygpu {
 namespace {
-
-struct KnownBackend {
-  const char* name;
-  std::function<std::unique_ptr<Backend>()> make;
-};
-
-const std::vector<KnownBackend>& known_backends() {
-  static const std::vector<KnownBackend> known = {
-      {"cuda", make_cuda_backend},
-      {"hip", make_hip_backend},
-      {"level_zero", make_level_zero_backend},
-      {"cpu", make_cpu_backend},
-  };
-  return known;
-}
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> items;
@@ -41,26 +25,36 @@ std::vector<std::string> split_list(const std::string& text) {
   return items;
 }
 
-// The names of the selected backends in order: ANYGPU_BACKENDS, else all in default order.
-std::vector<std::string> selected_backend_names(const std::string& selection) {
-  std::vector<std::string> selected;
-  if (selection.empty()) {
-    for (const KnownBackend& known : known_backends()) selected.push_back(known.name);
-    return selected;
+// The backend `name` (or one of its aliases) names; nullptr when none.
+const BackendDescriptor* descriptor_named(const std::string& name) {
+  for (const BackendDescriptor* descriptor : backend_descriptors()) {
+    if (name == descriptor->name) return descriptor;
+    const std::vector<std::string> aliases = split_list(descriptor->aliases);
+    if (std::find(aliases.begin(), aliases.end(), name) != aliases.end()) return descriptor;
   }
-  for (std::string name : split_list(selection)) {
-    if (name == "ze" || name == "levelzero" || name == "level-zero") name = "level_zero";
-    const bool known = std::any_of(known_backends().begin(), known_backends().end(),
-                                   [&](const KnownBackend& k) { return name == k.name; });
-    if (!known) {
-      log(LogLevel::warn,
-          "ANYGPU_BACKENDS names an unknown backend '%s' (known: cuda, hip, "
-          "level_zero, cpu); ignored",
-          name.c_str());
+  return nullptr;
+}
+
+std::string known_names() {
+  std::string names;
+  for (const BackendDescriptor* descriptor : backend_descriptors())
+    names += std::string(names.empty() ? "" : ", ") + descriptor->name;
+  return names;
+}
+
+// The selected backends in order: ANYGPU_BACKENDS, else all in default order.
+std::vector<const BackendDescriptor*> selected_backends(const std::string& selection) {
+  if (selection.empty()) return backend_descriptors();
+  std::vector<const BackendDescriptor*> selected;
+  for (const std::string& name : split_list(selection)) {
+    const BackendDescriptor* descriptor = descriptor_named(name);
+    if (!descriptor) {
+      log(LogLevel::warn, "ANYGPU_BACKENDS names an unknown backend '%s' (known: %s); ignored",
+          name.c_str(), known_names().c_str());
       continue;
     }
-    if (std::find(selected.begin(), selected.end(), name) == selected.end())
-      selected.push_back(name);
+    if (std::find(selected.begin(), selected.end(), descriptor) == selected.end())
+      selected.push_back(descriptor);
   }
   return selected;
 }
@@ -69,11 +63,13 @@ void add_devices(Registry& registry, BackendRecord& record) {
   for (int i = 0; i < record.device_count; ++i) {
     auto* device = new Device;  // lives as long as the process, like the driver
     device->ordinal = static_cast<int>(registry.devices.size());
-    device->backend = record.backend.get();
+    device->backend = record.descriptor;
     device->impl = &record.backend->device(i);
+    device->properties = device->impl->properties();
     device->properties.struct_size = sizeof(ag_device_properties);
-    device->impl->get_properties(device->properties);
     device->properties.ordinal = device->ordinal;
+    device->properties.backend = record.descriptor->kind;
+    device->code_rules = record.descriptor->code_rules(device->impl->code_target());
     device->handle = static_cast<ag_device>(handles().devices.insert(device));
     registry.devices.push_back(device);
   }
@@ -81,37 +77,35 @@ void add_devices(Registry& registry, BackendRecord& record) {
 
 void initialise(Registry& registry) {
   const std::string selection = environment("ANYGPU_BACKENDS");
-  const std::vector<std::string> selected = selected_backend_names(selection);
-  for (const std::string& name : selected) {
-    for (const KnownBackend& known : known_backends()) {
-      if (name != known.name) continue;
-      BackendRecord record;
-      record.backend = known.make();
-      std::string reason;
-      record.available = record.backend->load(reason);
-      record.library = record.backend->library();
-      if (record.available) {
-        record.device_count = record.backend->device_count();
-        if (record.device_count == 0) {
-          record.available = false;
-          reason = "no device";
-        }
-      }
-      record.reason = record.available ? "" : reason;
-      if (record.available)
-        log(LogLevel::info, "backend %s: %d device(s)", name.c_str(), record.device_count);
-      else
-        log(LogLevel::info, "backend %s skipped: %s", name.c_str(), record.reason.c_str());
-      registry.backends.push_back(std::move(record));
-      add_devices(registry, registry.backends.back());
-    }
-  }
-  for (const KnownBackend& known : known_backends()) {
-    if (std::find(selected.begin(), selected.end(), known.name) != selected.end()) continue;
+  const std::vector<const BackendDescriptor*> selected = selected_backends(selection);
+  for (const BackendDescriptor* descriptor : selected) {
     BackendRecord record;
-    record.backend = known.make();
+    record.descriptor = descriptor;
+    record.backend = descriptor->make();
+    std::string reason;
+    record.available = record.backend->load(reason);
+    record.library = record.backend->library();
+    if (record.available) {
+      record.device_count = record.backend->device_count();
+      if (record.device_count == 0) {
+        record.available = false;
+        reason = "no device";
+      }
+    }
+    record.reason = record.available ? "" : reason;
+    if (record.available)
+      log(LogLevel::info, "backend %s: %d device(s)", descriptor->name, record.device_count);
+    else
+      log(LogLevel::info, "backend %s skipped: %s", descriptor->name, record.reason.c_str());
+    registry.backends.push_back(std::move(record));
+    add_devices(registry, registry.backends.back());
+  }
+  for (const BackendDescriptor* descriptor : backend_descriptors()) {
+    if (std::find(selected.begin(), selected.end(), descriptor) != selected.end()) continue;
+    BackendRecord record;
+    record.descriptor = descriptor;
     record.reason = "not selected by ANYGPU_BACKENDS=" + selection;
-    log(LogLevel::info, "backend %s skipped: %s", known.name, record.reason.c_str());
+    log(LogLevel::info, "backend %s skipped: %s", descriptor->name, record.reason.c_str());
     registry.backends.push_back(std::move(record));
   }
   if (registry.devices.empty()) log(LogLevel::warn, "no backend has a device");

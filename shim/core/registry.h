@@ -5,12 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "objects.h"
+#include "shim/core/objects.h"
 
 namespace anygpu {
 
 struct BackendRecord {
-  std::unique_ptr<Backend> backend;
+  const BackendDescriptor* descriptor = nullptr;
+  std::unique_ptr<Backend> backend;  // nullptr when not selected
   bool available = false;
   int device_count = 0;
   std::string library;

@@ -62,11 +62,12 @@ ag_result with_untouched_output(Call call) {
   return result;
 }
 
-// Calls `call(out)` with a versioned struct T whose struct_size is too small (0, 1, sizeof - 1) and
-// expects AG_ERROR_INVALID_VALUE with the struct untouched.
+// Calls `call(out)` with a versioned struct T whose struct_size is below its first version
+// (0, 1, first_version - 1) and expects AG_ERROR_INVALID_VALUE with the struct untouched.
 template <typename T, typename Call>
-void expect_small_struct_sizes_rejected(const std::string& function, Call call) {
-  for (size_t size : {size_t{0}, size_t{1}, sizeof(T) - 1}) {
+void expect_small_struct_sizes_rejected(const std::string& function, Call call,
+                                        size_t first_version = sizeof(T)) {
+  for (size_t size : {size_t{0}, size_t{1}, first_version - 1}) {
     SCOPED_TRACE(function + " given struct_size " + std::to_string(size));
     Sentinel<T> out(size);
     EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, function, [&] { return call(out.get()); }));

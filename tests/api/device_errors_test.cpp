@@ -96,10 +96,36 @@ TEST(BackendErrors, OutOfRangeIndexIsAnInvalidValue) {
   EXPECT_NE(nullptr, info.name);
 }
 
+// The first version of ag_backend_info ended with `reason`; `label` was appended after it.
+constexpr size_t kBackendInfoFirstVersion = offsetof(ag_backend_info, label);
+
 TEST(BackendErrors, NullInfoAndSmallStructSizeAreInvalidValues) {
   EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agBackendGetInfo(0, nullptr));
   expect_small_struct_sizes_rejected<ag_backend_info>(
-      "agBackendGetInfo", [](ag_backend_info* info) { return agBackendGetInfo(0, info); });
+      "agBackendGetInfo", [](ag_backend_info* info) { return agBackendGetInfo(0, info); },
+      kBackendInfoFirstVersion);
+}
+
+// A program built against the first version passes its smaller struct_size: it gets the fields
+// that version has, and nothing past them is written.
+TEST(BackendInfo, FirstVersionSizedStructGetsItsFieldsOnly) {
+  Sentinel<ag_backend_info> full(sizeof(ag_backend_info));
+  ASSERT_AG(agBackendGetInfo(0, full.get()));
+  unsigned char bytes[sizeof(ag_backend_info) + 16];
+  memset(bytes, 0xab, sizeof bytes);
+  ag_backend_info first{};
+  first.struct_size = kBackendInfoFirstVersion;
+  memcpy(bytes, &first.struct_size, sizeof first.struct_size);
+  ASSERT_AG(agBackendGetInfo(0, reinterpret_cast<ag_backend_info*>(bytes)));
+  ag_backend_info got{};
+  memcpy(&got, bytes, kBackendInfoFirstVersion);
+  EXPECT_EQ(kBackendInfoFirstVersion, got.struct_size);
+  EXPECT_EQ(full.get()->kind, got.kind);
+  EXPECT_STREQ(full.get()->name, got.name);
+  EXPECT_STREQ(full.get()->reason, got.reason);
+  for (size_t i = kBackendInfoFirstVersion; i < sizeof bytes; ++i)
+    ASSERT_EQ(0xab, bytes[i]) << "byte " << i << " past the first version was written";
+  EXPECT_NE(nullptr, full.get()->label);
 }
 
 TEST(DeviceErrors, OutOfRangeOrdinalIsAnInvalidDevice) {

@@ -34,7 +34,8 @@ Bytes host_code_object() {
   if (FILE* file = fopen(ANYGPU_TEST_KERNELS_PATH, "rb")) {
     unsigned char buffer[65536];
     size_t n;
-    while ((n = fread(buffer, 1, sizeof buffer, file)) > 0) bytes.insert(bytes.end(), buffer, buffer + n);
+    while ((n = fread(buffer, 1, sizeof buffer, file)) > 0)
+      bytes.insert(bytes.end(), buffer, buffer + n);
     fclose(file);
   }
   EXPECT_GT(bytes.size(), sizeof(Elf64_Ehdr)) << ANYGPU_TEST_KERNELS_PATH;

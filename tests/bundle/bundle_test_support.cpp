@@ -8,8 +8,9 @@
 #include <iterator>
 
 #include "anygpu_image_test_kernels.h"
-#include "shim/bundle_ids.h"
-#include "shim/offload_bundle.h"
+#include "loaders/backend_list.h"
+#include "shim/code_object/bundle_ids.h"
+#include "shim/code_object/offload_bundle.h"
 
 namespace bundle_test {
 
@@ -55,19 +56,19 @@ Bytes with_elf_flags(Bytes elf, uint32_t flags, int abi_version) {
   return elf;
 }
 
-DeviceTarget device(ag_backend_kind backend, const std::string& architecture,
-                    unsigned max_ptx_version) {
-  DeviceTarget target;
-  target.backend = backend;
-  target.architecture = architecture;
-  target.max_ptx_version = max_ptx_version;
-  return target;
+TestDevice device(ag_backend_kind backend, const std::string& architecture,
+                  unsigned max_ptx_version) {
+  const BackendDescriptor* descriptor = find_backend_descriptor(backend);
+  EXPECT_NE(nullptr, descriptor) << "no backend of kind " << backend;
+  if (!descriptor) return nullptr;
+  return descriptor->code_rules(DeviceTarget{architecture, max_ptx_version});
 }
 
-Selected select(const DeviceTarget& device, const Bytes& image) {
+Selected select(const TestDevice& device, const Bytes& image) {
   Selected selected;
+  if (!device) return selected;
   selected.result =
-      select_for_device(device, image.data(), image.size(), &selected.code, &selected.detail);
+      select_for_device(*device, "", image.data(), image.size(), &selected.code, &selected.detail);
   return selected;
 }
 
@@ -76,10 +77,10 @@ bool holds(const CodeObject& code, const Bytes& bytes) {
          (bytes.empty() || memcmp(code.data, bytes.data(), bytes.size()) == 0);
 }
 
-void expect_selected(const DeviceTarget& device, const Bytes& image, const Bytes& expected) {
+void expect_selected(const TestDevice& device, const Bytes& image, const Bytes& expected) {
   const Selected s = select(device, image);
-  ASSERT_EQ(AG_SUCCESS, s.result) << device.architecture << ": " << s.detail;
-  EXPECT_TRUE(holds(s.code, expected)) << device.architecture;
+  ASSERT_EQ(AG_SUCCESS, s.result) << device->target().architecture << ": " << s.detail;
+  EXPECT_TRUE(holds(s.code, expected)) << device->target().architecture;
 }
 
 }  // namespace bundle_test

@@ -4,12 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "shim/code_object_selection.h"
-#include "shim/elf_reader.h"
+#include "shim/code_object/code_object_selection.h"
+#include "shim/code_object/elf_reader.h"
 
 namespace bundle_test {
 
@@ -29,21 +30,23 @@ Bytes host_code_object();
 // An ELF file with e_flags (and, where not 0, EI_ABIVERSION) replaced.
 Bytes with_elf_flags(Bytes elf, uint32_t flags, int abi_version = -1);
 
-anygpu::DeviceTarget device(ag_backend_kind backend, const std::string& architecture,
-                            unsigned max_ptx_version = 0);
+// A described device of `backend`, with that backend's rules for what it runs.
+using TestDevice = std::shared_ptr<const anygpu::CodeFitRules>;
+TestDevice device(ag_backend_kind backend, const std::string& architecture,
+                  unsigned max_ptx_version = 0);
 
 struct Selected {
   ag_result result = AG_ERROR_UNKNOWN;
   anygpu::CodeObject code{};
   std::string detail;
 };
-Selected select(const anygpu::DeviceTarget& device, const Bytes& image);
+Selected select(const TestDevice& device, const Bytes& image);
 
 // True when [code.data, code.data + code.size) holds exactly `bytes`.
 bool holds(const anygpu::CodeObject& code, const Bytes& bytes);
 
 // Expects `device` to get exactly `expected` from `image`.
-void expect_selected(const anygpu::DeviceTarget& device, const Bytes& image, const Bytes& expected);
+void expect_selected(const TestDevice& device, const Bytes& image, const Bytes& expected);
 
 // What `reader` (read_offload_bundle, read_ptx, ...) reads from `image`, which must succeed.
 template <typename Result>

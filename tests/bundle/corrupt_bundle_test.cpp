@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "bundle_test_support.h"
-#include "shim/offload_bundle.h"
+#include "shim/code_object/offload_bundle.h"
 
 using namespace anygpu;
 using namespace bundle_test;

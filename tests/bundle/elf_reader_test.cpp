@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "bundle_test_support.h"
-#include "shim/code_object_kernels.h"
-#include "shim/elf_reader.h"
+#include "shim/code_object/code_object_kernels.h"
+#include "shim/code_object/elf_reader.h"
 
 using namespace anygpu;
 using namespace bundle_test;

@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "bundle_test_support.h"
-#include "shim/fatbin_reader.h"
-#include "shim/ptx_reader.h"
+#include "shim/code_object/fatbin_reader.h"
+#include "shim/code_object/ptx_reader.h"
 
 using namespace anygpu;
 using namespace bundle_test;

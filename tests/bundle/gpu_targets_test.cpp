@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "bundle_test_support.h"
-#include "shim/amdgpu_target.h"
-#include "shim/cuda_arch.h"
+#include "shim/code_object/amdgpu_target.h"
+#include "shim/code_object/cuda_arch.h"
 
 using namespace anygpu;
 using namespace bundle_test;

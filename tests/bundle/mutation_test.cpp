@@ -6,20 +6,20 @@
 #include <random>
 
 #include "bundle_test_support.h"
-#include "shim/code_object_entries.h"
-#include "shim/code_object_kernels.h"
+#include "shim/code_object/code_object_entries.h"
+#include "shim/code_object/code_object_kernels.h"
 
 using namespace anygpu;
 using namespace bundle_test;
 
 namespace {
 
-const DeviceTarget kDevices[] = {
+const TestDevice kDevices[] = {
     device(AG_BACKEND_CUDA, "sm_86"), device(AG_BACKEND_HIP, "gfx90a:sramecc+:xnack-"),
     device(AG_BACKEND_LEVEL_ZERO, "any"), device(AG_BACKEND_CPU, "x86_64-linux-gnu")};
 
 void exercise(const Bytes& image) {
-  for (const DeviceTarget& target : kDevices) {
+  for (const TestDevice& target : kDevices) {
     const Selected s = select(target, image);
     if (s.result == AG_SUCCESS) {
       ASSERT_GE(s.code.data, image.data());

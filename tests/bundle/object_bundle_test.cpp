@@ -19,8 +19,8 @@
 #include <sstream>
 
 #include "bundle_test_support.h"
-#include "shim/bundle_ids.h"
-#include "shim/offload_bundle.h"
+#include "shim/code_object/bundle_ids.h"
+#include "shim/code_object/offload_bundle.h"
 #include "test_support.h"
 
 using namespace anygpu;
@@ -144,7 +144,7 @@ class ObjectBundle : public ::testing::Test {
 
   const Bytes& bundle = made().bundle;
   const std::string host_id = host_bundle_id(host_elf_machine());
-  const DeviceTarget cpu = device(AG_BACKEND_CPU, std::string(host_machine_name()) + "-linux-gnu");
+  const TestDevice cpu = device(AG_BACKEND_CPU, std::string(host_machine_name()) + "-linux-gnu");
 };
 
 // The bytes of ELF section `index`'s header field at `field` (offsetof(Elf64_Shdr, ...)) set.
@@ -296,10 +296,11 @@ TEST_F(ObjectBundle, ASectionPastTheEndIsAClearError) {
         read_offload_bundle_sections(ByteReader(image.data(), image.size()), &unused, &error));
     expect_parts(error, {"entry '" + kAmdId + "' (section " + std::to_string(amd) + ")",
                          "runs past the end of its " + std::to_string(image.size()) + " bytes"});
-    for (const DeviceTarget& target :
+    for (const TestDevice& target :
          {device(AG_BACKEND_HIP, "gfx90a"), device(AG_BACKEND_CUDA, "sm_90"), cpu}) {
       const Selected s = select(target, image);
-      EXPECT_EQ(AG_ERROR_INVALID_IMAGE, s.result) << target.architecture << ": " << s.detail;
+      EXPECT_EQ(AG_ERROR_INVALID_IMAGE, s.result)
+          << target->target().architecture << ": " << s.detail;
       expect_parts(s.detail, {"the image is a malformed clang offload bundle in an object file: "
                               "entry '" +
                                   kAmdId + "'",
@@ -326,7 +327,7 @@ TEST_F(ObjectBundle, ASectionPastTheEndIsAClearError) {
 TEST_F(ObjectBundle, EveryTruncationIsSafe) {
   for (size_t size = 0; size < bundle.size(); size += size < 256 ? 1 : 97) {
     const Bytes cut(bundle.begin(), bundle.begin() + size);
-    for (const DeviceTarget& target :
+    for (const TestDevice& target :
          {device(AG_BACKEND_HIP, "gfx90a"), device(AG_BACKEND_CUDA, "sm_90"), cpu}) {
       const Selected s = select(target, cut);
       EXPECT_NE(AG_SUCCESS, s.result) << size;

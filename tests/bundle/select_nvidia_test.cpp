@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "bundle_test_support.h"
-#include "shim/ptx_reader.h"
+#include "shim/code_object/ptx_reader.h"
 
 using namespace anygpu;
 using namespace bundle_test;

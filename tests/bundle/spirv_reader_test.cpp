@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "bundle_test_support.h"
-#include "shim/spirv_reader.h"
+#include "shim/code_object/spirv_reader.h"
 
 using namespace anygpu;
 using namespace bundle_test;

@@ -2,7 +2,7 @@
 // sections), and the writer on whatever they accept (a bundle read, written and read again holds
 // the same entries).
 #include "fuzz_support.h"
-#include "shim/offload_bundle.h"
+#include "shim/code_object/offload_bundle.h"
 
 using namespace anygpu;
 

@@ -1,10 +1,10 @@
 // Fuzz target: the ELF reader (header, sections, symbols), what is read from e_flags, and the
 // parameter records (anygpu_params_<kernel> symbols).
 #include "fuzz_support.h"
-#include "shim/amdgpu_target.h"
-#include "shim/cuda_arch.h"
-#include "shim/elf_reader.h"
-#include "shim/kernel_params.h"
+#include "shim/code_object/amdgpu_target.h"
+#include "shim/code_object/cuda_arch.h"
+#include "shim/code_object/elf_reader.h"
+#include "shim/code_object/kernel_params.h"
 
 using namespace anygpu;
 

@@ -1,6 +1,6 @@
 // Fuzz target: the NVIDIA fatbin reader.
 #include "fuzz_support.h"
-#include "shim/fatbin_reader.h"
+#include "shim/code_object/fatbin_reader.h"
 
 using namespace anygpu;
 

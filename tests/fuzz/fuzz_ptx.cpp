@@ -1,8 +1,8 @@
 // Fuzz target: the PTX reader (.version, .target, .entry names) and the parameter layouts
 // (anygpu_params_<kernel> records, .param lists) of kernel k and of the first entries.
 #include "fuzz_support.h"
-#include "shim/kernel_params.h"
-#include "shim/ptx_reader.h"
+#include "shim/code_object/kernel_params.h"
+#include "shim/code_object/ptx_reader.h"
 
 using namespace anygpu;
 

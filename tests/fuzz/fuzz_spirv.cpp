@@ -1,6 +1,6 @@
 // Fuzz target: the SPIR-V reader (entry points and kernel parameter layout).
 #include "fuzz_support.h"
-#include "shim/spirv_reader.h"
+#include "shim/code_object/spirv_reader.h"
 
 using namespace anygpu;
 

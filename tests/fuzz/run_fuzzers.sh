@@ -30,12 +30,10 @@ if ! "$clangxx" -fsanitize=fuzzer "$probe.cpp" -o "$probe" 2> "$probe.log"; then
 fi
 rm -f "$probe"*
 
-readers=(shim/string_format.cpp shim/offload_bundle.cpp shim/elf_reader.cpp shim/amdgpu_target.cpp
-  shim/cuda_arch.cpp shim/fatbin_reader.cpp shim/ptx_reader.cpp shim/ptx_tokens.cpp
-  shim/spirv_reader.cpp shim/spirv_layout.cpp shim/kernel_params.cpp)
-code_objects=(shim/code_object.cpp shim/code_object_entries.cpp shim/code_object_fit.cpp
-  shim/code_object_kernels.cpp shim/code_object_selection.cpp shim/code_object_target.cpp
-  shim/error.cpp)
+# The code-object library (shim/CMakeLists.txt: anygpu_code_object) and, for selection, each
+# backend's rules for what its devices run.
+readers=("$root"/shim/support/*.cpp "$root"/shim/code_object/*.cpp)
+code_objects=("$root"/loaders/*/*_code_rules.cpp)
 declare -A seeds=([bundle]="*.bundle" [elf]="*.co *.cubin" [fatbin]="*.fatbin" [ptx]="*.ptx"
   [spirv]="*.spv" [select]="*.bundle *.fatbin *.co *.ptx *.spv")
 

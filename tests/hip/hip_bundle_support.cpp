@@ -6,12 +6,12 @@
 #include <cstring>
 
 #include "anygpu_image_test_kernels.h"
-#include "shim/amdgpu_target.h"
-#include "shim/bundle_ids.h"
-#include "shim/code_object.h"
-#include "shim/code_object_entries.h"
-#include "shim/elf_reader.h"
-#include "shim/offload_bundle.h"
+#include "shim/code_object/amdgpu_target.h"
+#include "shim/code_object/bundle_ids.h"
+#include "shim/code_object/code_object.h"
+#include "shim/code_object/code_object_entries.h"
+#include "shim/code_object/elf_reader.h"
+#include "shim/code_object/offload_bundle.h"
 
 namespace anygpu_test {
 namespace {

@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include "shim/error.h"
+#include "shim/core/error.h"
 
 namespace {
 
@@ -72,8 +72,7 @@ TEST(HipResult, NamesMatchAnInstalledRuntime) {
   for (const char* name : {"libamdhip64.so.6", "libamdhip64.so.5"})
     if ((library = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
   if (!library) GTEST_SKIP() << "no libamdhip64 installed";
-  auto get_error_name =
-      reinterpret_cast<const char* (*)(hipError_t)>(dlsym(library, "hipGetErrorName"));
+  auto get_error_name = reinterpret_cast<PFN_hipGetErrorName>(dlsym(library, "hipGetErrorName"));
   ASSERT_NE(get_error_name, nullptr);
   int compared = 0;
   for (int value = 0; value < 2000; ++value) {

@@ -12,16 +12,14 @@ std::string last_detail() {
 
 namespace {
 
-const char* backend_name(ag_backend_kind backend) {
-  switch (backend) {
-    case AG_BACKEND_CUDA:
-      return "cuda";
-    case AG_BACKEND_HIP:
-      return "hip";
-    case AG_BACKEND_LEVEL_ZERO:
-      return "level_zero";
-    case AG_BACKEND_CPU:
-      return "cpu";
+// The name of the backend of `kind` ("level_zero"), from the backends anygpu lists.
+std::string backend_name(ag_backend_kind kind) {
+  int count = 0;
+  if (agBackendGetCount(&count) != AG_SUCCESS) return "device";
+  for (int i = 0; i < count; ++i) {
+    ag_backend_info info{};
+    info.struct_size = sizeof info;
+    if (agBackendGetInfo(i, &info) == AG_SUCCESS && info.kind == kind) return info.name;
   }
   return "device";
 }

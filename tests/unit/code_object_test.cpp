@@ -1,4 +1,4 @@
-#include "shim/code_object.h"
+#include "shim/code_object/code_object.h"
 
 #include <elf.h>
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "anygpu_image_test_kernels.h"
-#include "shim/code_object_entries.h"
-#include "shim/offload_bundle.h"
+#include "shim/code_object/code_object_entries.h"
+#include "shim/code_object/offload_bundle.h"
 
 using anygpu::CodeObjectFormat;
 using anygpu::detect_code_object;

@@ -1,4 +1,4 @@
-#include "shim/handle_table.h"
+#include "shim/core/handle_table.h"
 
 #include <gtest/gtest.h>
 
@@ -32,6 +32,25 @@ TEST(HandleTable, RemovedHandleIsInvalidEvenWhenItsSlotIsReused) {
   EXPECT_NE(ha, hb);
   EXPECT_EQ(nullptr, table.lookup(ha));
   EXPECT_EQ(&b, table.lookup(hb));
+}
+
+// Issue 15, defect 5: the 24-bit generation wrapped after 2^24 reuses of a slot, and the first
+// handle of that slot became valid again.
+TEST(HandleTable, ASlotIsRetiredBeforeItsGenerationWraps) {
+  StreamTable table;
+  int a = 1, b = 2;
+  void* first = table.insert(&a);
+  ASSERT_EQ(&a, table.remove(first));
+  for (uint32_t reuse = 1; reuse < (1u << 24); ++reuse) {
+    void* again = table.insert(&b);
+    ASSERT_NE(first, again) << "reuse " << reuse;
+    ASSERT_EQ(&b, table.remove(again));
+  }
+  void* after = table.insert(&b);  // the slot is retired: another one is used
+  EXPECT_NE(first, after);
+  EXPECT_EQ(nullptr, table.lookup(first));
+  EXPECT_EQ(nullptr, table.remove(first));
+  EXPECT_EQ(&b, table.lookup(after));
 }
 
 TEST(HandleTable, MadeUpAndForeignHandlesAreRejected) {

@@ -1,7 +1,7 @@
 // The parameter layouts read from GPU code objects (shim/kernel_params.h): the records AG_KERNEL
 // emits, read from this build's PTX, cubin and AMD code object; PTX's .param list without a record;
 // corrupt records and ELF files, each refused with an error.
-#include "shim/kernel_params.h"
+#include "shim/code_object/kernel_params.h"
 
 #include <elf.h>
 #include <gtest/gtest.h>

@@ -4,23 +4,10 @@
 
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 
 namespace {
-
-const char* backend_label(ag_backend_kind kind) {
-  switch (kind) {
-    case AG_BACKEND_CUDA:
-      return "CUDA";
-    case AG_BACKEND_HIP:
-      return "HIP";
-    case AG_BACKEND_LEVEL_ZERO:
-      return "Level Zero";
-    case AG_BACKEND_CPU:
-      return "CPU";
-  }
-  return "?";
-}
 
 std::string json_string(const char* text) {
   std::string out = "\"";
@@ -69,10 +56,12 @@ int main(int argc, char** argv) {
            version / 100 % 100, version % 100);
   else
     printf("anygpu %d.%d.%d\n\nBackends:\n", version / 10000, version / 100 % 100, version % 100);
+  std::map<int, std::string> labels;  // backend kind -> "Level Zero", for the devices below
   for (int i = 0; i < backend_count; ++i) {
     ag_backend_info info{};
     info.struct_size = sizeof info;
     if (ag_result r = agBackendGetInfo(i, &info)) return fail("agBackendGetInfo", r);
+    labels[info.kind] = info.label;
     if (json) {
       printf(
           "%s\n    {\"name\": %s, \"available\": %s, \"devices\": %d, \"library\": %s, "
@@ -80,10 +69,10 @@ int main(int argc, char** argv) {
           i ? "," : "", json_string(info.name).c_str(), info.available ? "true" : "false",
           info.device_count, json_string(info.library).c_str(), json_string(info.reason).c_str());
     } else if (info.available) {
-      printf("  %-11s available, %d device(s)%s%s\n", backend_label(info.kind), info.device_count,
+      printf("  %-11s available, %d device(s)%s%s\n", info.label, info.device_count,
              info.library[0] ? ", " : "", info.library);
     } else {
-      printf("  %-11s unavailable: %s\n", backend_label(info.kind), info.reason);
+      printf("  %-11s unavailable: %s\n", info.label, info.reason);
     }
   }
   if (json)
@@ -104,15 +93,17 @@ int main(int argc, char** argv) {
           "\"max_grid_dim\": [%d, %d, %d], \"shared_memory_per_block\": %llu, "
           "\"warp_size\": %d}",
           i ? "," : "", p.ordinal, json_string(p.name).c_str(), json_string(p.vendor).c_str(),
-          json_string(backend_label(p.backend)).c_str(), json_string(p.architecture).c_str(),
+          json_string(labels[p.backend].c_str()).c_str(), json_string(p.architecture).c_str(),
           (unsigned long long)p.total_memory, p.compute_units, p.max_threads_per_block,
           p.max_block_dim[0], p.max_block_dim[1], p.max_block_dim[2], p.max_grid_dim[0],
           p.max_grid_dim[1], p.max_grid_dim[2], (unsigned long long)p.shared_memory_per_block,
           p.warp_size);
     } else {
-      printf("  [%d] %s (%s, %s backend)\n", p.ordinal, p.name, p.vendor, backend_label(p.backend));
+      printf("  [%d] %s (%s, %s backend)\n", p.ordinal, p.name, p.vendor,
+             labels[p.backend].c_str());
       printf("      architecture        %s\n", p.architecture);
-      printf("      memory              %.1f GiB\n", p.total_memory / 1073741824.0);
+      printf("      memory              %.1f GiB\n",
+             static_cast<double>(p.total_memory) / 1073741824.0);
       printf("      compute units       %d\n", p.compute_units);
       printf("      threads per block   %d (block %d x %d x %d, grid %d x %d x %d)\n",
              p.max_threads_per_block, p.max_block_dim[0], p.max_block_dim[1], p.max_block_dim[2],

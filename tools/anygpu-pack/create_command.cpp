@@ -5,10 +5,10 @@
 #include <algorithm>
 
 #include "pack.h"
-#include "shim/bundle_ids.h"
-#include "shim/code_object_target.h"
-#include "shim/offload_bundle.h"
-#include "shim/spirv_reader.h"
+#include "shim/code_object/bundle_ids.h"
+#include "shim/code_object/code_object_target.h"
+#include "shim/code_object/offload_bundle.h"
+#include "shim/code_object/spirv_reader.h"
 
 namespace anygpu_pack {
 namespace {
@@ -154,6 +154,7 @@ int create_command(const std::vector<std::string>& args) {
   std::stable_sort(packed.begin(), packed.end(),
                    [](const Packed& a, const Packed& b) { return a.option < b.option; });
   std::vector<BundleEntry> entries;
+  entries.reserve(packed.size());
   for (const Packed& p : packed)
     entries.push_back(BundleEntry{p.id, p.bytes.data(), p.bytes.size()});
   std::vector<unsigned char> bundle;

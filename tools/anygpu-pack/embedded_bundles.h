@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "shim/offload_bundle.h"
+#include "shim/code_object/offload_bundle.h"
 
 namespace anygpu_pack {
 

@@ -4,8 +4,8 @@
 
 #include "embedded_bundles.h"
 #include "pack.h"
-#include "shim/code_object_entries.h"
-#include "shim/code_object_kernels.h"
+#include "shim/code_object/code_object_entries.h"
+#include "shim/code_object/code_object_kernels.h"
 
 namespace anygpu_pack {
 namespace {

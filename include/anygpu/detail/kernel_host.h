@@ -77,7 +77,7 @@ static inline void agk_barrier(void) {
   const agk_kernel_desc* anygpu_kernel_##name(void) {                                       \
     static const agk_kernel_desc desc = {                                                   \
         AGK_HOST_ABI_VERSION, sizeof(signature) - 1, #name, 0, 0, 0, signature,             \
-        (void (*)(void))name, agk_set_context, 0};                                          \
+        (void (*)(void))name, agk_set_context,       0};                                    \
     return &desc;                                                                           \
   }                                                                                         \
   static void name params

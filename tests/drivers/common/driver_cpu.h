@@ -2,7 +2,7 @@
 // events are its own, and kernels run from the host build of the test kernels.
 #pragma once
 
-#include "shim/backend.h"
+#include "shim/core/backend.h"
 
 namespace anygpu::test_driver {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "driver_cpu.h"
-#include "shim/code_object.h"
+#include "shim/code_object/code_object.h"
 
 namespace anygpu::test_driver {
 namespace {

@@ -16,15 +16,13 @@
 
 #include "cuda_test_driver_control.h"
 #include "loaders/cuda/cuda_api.h"
+#include "loaders/symbol_resolver.h"
 
 using namespace anygpu::cuda;
 
 namespace {
 
-// Values of cuda.h that cuda_api.h does not name.
-constexpr CUresult kInvalidDevice = 101, kInvalidImage = 200, kNoBinaryForGpu = 209,
-                   kInvalidPtx = 218, kUnsupportedPtxVersion = 222, kInvalidHandle = 400,
-                   kNotSupported = 801;
+// A value of cuda.h's that no attribute has.
 constexpr CUdevice_attribute kUnknownAttribute = 100000;
 
 const char* const kDriverVariables[] = {
@@ -56,11 +54,7 @@ Driver* open_driver(const char* path,
   driver->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   for (const char* variable : kDriverVariables) unsetenv(variable);
   if (!driver->handle) return driver;
-#define ANYGPU_TEST_LOAD(symbol, name, result, parameters) \
-  load(driver->handle, #symbol, &driver->cu.symbol);
-  ANYGPU_CUDA_REQUIRED_FUNCTIONS(ANYGPU_TEST_LOAD)
-  ANYGPU_CUDA_OPTIONAL_FUNCTIONS(ANYGPU_TEST_LOAD)
-#undef ANYGPU_TEST_LOAD
+  anygpu::resolve_functions(driver->cu, anygpu::dlsym_lookup(driver->handle));
   load(driver->handle, "cuGetProcAddress_v2", &driver->get_proc_address);
   load(driver->handle, "anygpu_cuda_test_fail", &driver->fail);
   load(driver->handle, "anygpu_cuda_test_clear_failures", &driver->clear_failures);
@@ -150,18 +144,16 @@ bool have_test_ptx() {
 TEST(CudaTestDriverLibrary, ExportsTheDriverApiAndNothingOfAnygpu) {
   Driver& d = new_driver();
   ASSERT_NE(nullptr, d.handle) << dlerror();
-#define ANYGPU_TEST_EXPECT(symbol, name, result, parameters) \
-  EXPECT_NE(nullptr, reinterpret_cast<void*>(d.cu.symbol)) << #symbol;
-  ANYGPU_CUDA_REQUIRED_FUNCTIONS(ANYGPU_TEST_EXPECT)
-  ANYGPU_CUDA_OPTIONAL_FUNCTIONS(ANYGPU_TEST_EXPECT)
-#undef ANYGPU_TEST_EXPECT
+  visit_functions(d.cu, [](auto& function, const char* symbol, const char*, bool) {
+    EXPECT_NE(nullptr, reinterpret_cast<void*>(function)) << symbol;
+  });
   EXPECT_NE(nullptr, d.get_proc_address);
   EXPECT_NE(nullptr, d.fail);
   EXPECT_NE(nullptr, d.clear_failures);
   EXPECT_NE(nullptr, d.live_objects);
   EXPECT_NE(nullptr, d.calls);
   EXPECT_EQ(nullptr, dlsym(d.handle, "agInit"));
-  EXPECT_EQ(nullptr, dlsym(d.handle, "_ZN6anygpu16make_cpu_backendEv"));
+  EXPECT_EQ(nullptr, dlsym(d.handle, "_ZN6anygpu22cpu_backend_descriptorE"));
 }
 
 TEST_F(CudaTestDriver, ReportsItsDevice) {
@@ -173,7 +165,7 @@ TEST_F(CudaTestDriver, ReportsItsDevice) {
   CUdevice device = -1;
   EXPECT_EQ(CUDA_SUCCESS, cu.cuDeviceGet(&device, 0));
   EXPECT_EQ(0, device);
-  EXPECT_EQ(kInvalidDevice, cu.cuDeviceGet(&device, 1));
+  EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE, cu.cuDeviceGet(&device, 1));
   char name[64];
   EXPECT_EQ(CUDA_SUCCESS, cu.cuDeviceGetName(name, sizeof name, 0));
   EXPECT_STREQ("anygpu CUDA test device 0", name);
@@ -200,7 +192,8 @@ TEST_F(CudaTestDriver, ReportsItsDevice) {
     EXPECT_EQ(number, value) << attribute;
   }
   EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuDeviceGetAttribute(&value, kUnknownAttribute, 0));
-  EXPECT_EQ(kInvalidDevice, cu.cuDeviceGetAttribute(&value, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 1));
+  EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE,
+            cu.cuDeviceGetAttribute(&value, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 1));
   const char* text = nullptr;
   EXPECT_EQ(CUDA_SUCCESS, cu.cuGetErrorName(CUDA_ERROR_INVALID_CONTEXT, &text));
   EXPECT_STREQ("CUDA_ERROR_INVALID_CONTEXT", text);
@@ -315,7 +308,8 @@ TEST_F(CudaTestDriver, RunsSaxpyFromPtx) {
   ASSERT_EQ(CUDA_SUCCESS, cu.cuEventCreate(&end, CU_EVENT_DEFAULT));
   ASSERT_EQ(CUDA_SUCCESS, cu.cuEventCreate(&untimed, CU_EVENT_DISABLE_TIMING));
   float milliseconds = -1;
-  EXPECT_EQ(kInvalidHandle, cu.cuEventElapsedTime(&milliseconds, start, end));  // not recorded
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE,
+            cu.cuEventElapsedTime(&milliseconds, start, end));  // not recorded
 
   EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyHtoDAsync_v2(dx, x.data(), n * sizeof(float), stream));
   EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyHtoDAsync_v2(dy, y.data(), n * sizeof(float), stream));
@@ -332,7 +326,7 @@ TEST_F(CudaTestDriver, RunsSaxpyFromPtx) {
   EXPECT_EQ(CUDA_SUCCESS, cu.cuEventQuery(end));
   EXPECT_EQ(CUDA_SUCCESS, cu.cuEventElapsedTime(&milliseconds, start, end));
   EXPECT_GE(milliseconds, 0.0f);
-  EXPECT_EQ(kInvalidHandle, cu.cuEventElapsedTime(&milliseconds, start, untimed));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cu.cuEventElapsedTime(&milliseconds, start, untimed));
 
   // Launch checks, and the default stream, which runs the launch to completion.
   void* extra[] = {nullptr};
@@ -342,8 +336,9 @@ TEST_F(CudaTestDriver, RunsSaxpyFromPtx) {
             cu.cuLaunchKernel(saxpy, 1, 1, 1, 2048, 1, 1, 0, stream, params, nullptr));
   EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
             cu.cuLaunchKernel(saxpy, 1, 1, 1, 32, 1, 1, 64 * 1024, stream, params, nullptr));
-  EXPECT_EQ(kInvalidHandle, cu.cuLaunchKernel(saxpy, 1, 1, 1, 32, 1, 1, 0,
-                                              reinterpret_cast<CUstream>(&count), params, nullptr));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE,
+            cu.cuLaunchKernel(saxpy, 1, 1, 1, 32, 1, 1, 0, reinterpret_cast<CUstream>(&count),
+                              params, nullptr));
   a = 0.0f;  // y = 0 * x + y: unchanged
   EXPECT_EQ(CUDA_SUCCESS, cu.cuLaunchKernel(saxpy, (n + 255) / 256, 1, 1, 256, 1, 1, 0, nullptr,
                                             params, nullptr));
@@ -351,13 +346,13 @@ TEST_F(CudaTestDriver, RunsSaxpyFromPtx) {
   EXPECT_EQ(result, y);
 
   for (CUevent event : {start, end, untimed}) EXPECT_EQ(CUDA_SUCCESS, cu.cuEventDestroy_v2(event));
-  EXPECT_EQ(kInvalidHandle, cu.cuEventDestroy_v2(start));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cu.cuEventDestroy_v2(start));
   EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamDestroy_v2(stream));
-  EXPECT_EQ(kInvalidHandle, cu.cuStreamQuery(stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cu.cuStreamQuery(stream));
   EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(dx));
   EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(dy));
   EXPECT_EQ(CUDA_SUCCESS, cu.cuModuleUnload(module));
-  EXPECT_EQ(kInvalidHandle,
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE,
             cu.cuLaunchKernel(saxpy, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr));
 }
 
@@ -427,33 +422,37 @@ TEST_F(CudaTestDriver, ImagesItCannotRunFailAsARealDriverDoes) {
   CUmodule module = nullptr;
   std::string info_log, error_log;
   const std::string newer_version = ".version 9.9\n.target sm_90\n.address_size 64\n";
-  EXPECT_EQ(kUnsupportedPtxVersion, load_ptx(newer_version, &module, &info_log, &error_log));
+  EXPECT_EQ(CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
+            load_ptx(newer_version, &module, &info_log, &error_log));
   EXPECT_NE(std::string::npos, error_log.find("Unsupported .version 9.9; current version is '8.4'"))
       << error_log;
   EXPECT_EQ("", info_log);
   // The log is cut to the buffer, its NUL included.
-  EXPECT_EQ(kUnsupportedPtxVersion, load_ptx(newer_version, &module, &info_log, &error_log, 16));
+  EXPECT_EQ(CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
+            load_ptx(newer_version, &module, &info_log, &error_log, 16));
   EXPECT_EQ(15u, error_log.size());
 
   const std::string newer_target = "// a comment\n.version 7.8\n.target sm_100\n.address_size 64\n";
-  EXPECT_EQ(kNoBinaryForGpu, load_ptx(newer_target, &module, &info_log, &error_log));
+  EXPECT_EQ(CUDA_ERROR_NO_BINARY_FOR_GPU, load_ptx(newer_target, &module, &info_log, &error_log));
   EXPECT_NE(std::string::npos, error_log.find("line 3")) << error_log;
   EXPECT_NE(std::string::npos, error_log.find("sm_100")) << error_log;
 
   // PTX runs to its NUL: text that runs into binary bytes first is not PTX a driver takes.
   const std::string unterminated = ".version 7.8\n.target sm_90\n\x01\x02";
-  EXPECT_EQ(kInvalidPtx, load_ptx(unterminated, &module, &info_log, &error_log));
+  EXPECT_EQ(CUDA_ERROR_INVALID_PTX, load_ptx(unterminated, &module, &info_log, &error_log));
   EXPECT_NE(std::string::npos, error_log.find("line 3")) << error_log;
 
-  EXPECT_EQ(kInvalidImage, load_ptx("not a code object", &module, &info_log, &error_log));
+  EXPECT_EQ(CUDA_ERROR_INVALID_IMAGE,
+            load_ptx("not a code object", &module, &info_log, &error_log));
   const unsigned char spirv[] = {0x03, 0x02, 0x23, 0x07, 0, 0, 0, 0};
-  EXPECT_EQ(kInvalidImage, cu.cuModuleLoadDataEx(&module, spirv, 0, nullptr, nullptr));
+  EXPECT_EQ(CUDA_ERROR_INVALID_IMAGE, cu.cuModuleLoadDataEx(&module, spirv, 0, nullptr, nullptr));
 
   const std::string sm80 = read_file(ANYGPU_CUDA_TEST_DATA_DIR "/kernels_sm80.cubin");
   const std::string sm90 = read_file(ANYGPU_CUDA_TEST_DATA_DIR "/kernels_sm90.cubin");
   ASSERT_FALSE(sm80.empty());
   ASSERT_FALSE(sm90.empty());
-  EXPECT_EQ(kNoBinaryForGpu, cu.cuModuleLoadDataEx(&module, sm80.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(CUDA_ERROR_NO_BINARY_FOR_GPU,
+            cu.cuModuleLoadDataEx(&module, sm80.data(), 0, nullptr, nullptr));
   EXPECT_EQ(0, d.live_objects());
   ASSERT_EQ(CUDA_SUCCESS, cu.cuModuleLoadDataEx(&module, sm90.data(), 0, nullptr, nullptr));
   CUfunction function = nullptr;
@@ -461,7 +460,7 @@ TEST_F(CudaTestDriver, ImagesItCannotRunFailAsARealDriverDoes) {
   EXPECT_EQ(CUDA_ERROR_NOT_FOUND, cu.cuModuleGetFunction(&function, module, "scale"));
   EXPECT_EQ(CUDA_ERROR_NOT_FOUND, cu.cuModuleGetFunction(&function, module, "saxpy"));
   EXPECT_EQ(CUDA_SUCCESS, cu.cuModuleUnload(module));
-  EXPECT_EQ(kInvalidHandle, cu.cuModuleUnload(module));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cu.cuModuleUnload(module));
 
   // A fatbin: its sm_80 cubin does not run on sm_90, and its PTX (9.0, from CUDA 13) is newer than
   // this CUDA 12.4 driver takes. A compressed one is not decompressed here.
@@ -469,9 +468,10 @@ TEST_F(CudaTestDriver, ImagesItCannotRunFailAsARealDriverDoes) {
   const std::string compressed = read_file(ANYGPU_CUDA_TEST_DATA_DIR "/kernels_compressed.fatbin");
   ASSERT_FALSE(fatbin.empty());
   ASSERT_FALSE(compressed.empty());
-  EXPECT_EQ(kUnsupportedPtxVersion,
+  EXPECT_EQ(CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
             cu.cuModuleLoadDataEx(&module, fatbin.data(), 0, nullptr, nullptr));
-  EXPECT_EQ(kNotSupported, cu.cuModuleLoadDataEx(&module, compressed.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(CUDA_ERROR_NOT_SUPPORTED,
+            cu.cuModuleLoadDataEx(&module, compressed.data(), 0, nullptr, nullptr));
 }
 
 TEST_F(CudaTestDriver, GetProcAddressTakesBaseNames) {
@@ -573,9 +573,9 @@ TEST_F(CudaTestDriver, HasTheCudaRuntimesDocumentedCalls) {
   EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(dx));
   EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(dy));
   EXPECT_EQ(CUDA_SUCCESS, unload(library));
-  EXPECT_EQ(kInvalidHandle, unload(library));
-  EXPECT_EQ(kInvalidHandle, cu.cuLaunchKernel(reinterpret_cast<CUfunction>(kernel), 1, 1, 1, 32, 1,
-                                              1, 0, nullptr, params, nullptr));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, unload(library));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cu.cuLaunchKernel(reinterpret_cast<CUfunction>(kernel), 1, 1,
+                                                         1, 32, 1, 1, 0, nullptr, params, nullptr));
 }
 
 // The last release resets the primary context: what was made in it is gone.
@@ -592,7 +592,7 @@ TEST_F(CudaTestDriver, LastReleaseResetsThePrimaryContext) {
   CUcontext retained = nullptr;
   ASSERT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRetain(&retained, 0));  // for TearDown
   EXPECT_EQ(context, retained);
-  EXPECT_EQ(kInvalidHandle, cu.cuStreamDestroy_v2(stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cu.cuStreamDestroy_v2(stream));
 }
 
 TEST_F(CudaTestDriver, LaunchesFromManyThreads) {
@@ -665,7 +665,7 @@ TEST(CudaTestDriverOld, HasNoProcAddressAndReadsItsEnvironment) {
     // PTX 7.8 is CUDA 11.8's; this driver takes 7.4.
     const std::string ptx = read_file(ANYGPU_CUDA_TEST_PTX_PATH);
     CUmodule module = nullptr;
-    EXPECT_EQ(kUnsupportedPtxVersion,
+    EXPECT_EQ(CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
               cu.cuModuleLoadDataEx(&module, ptx.c_str(), 0, nullptr, nullptr));
   }
   EXPECT_EQ(CUDA_SUCCESS, cu.cuCtxSetCurrent(nullptr));

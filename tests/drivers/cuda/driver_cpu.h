@@ -4,7 +4,7 @@
 
 #include "driver_api.h"
 #include "driver_state.h"
-#include "shim/backend.h"
+#include "shim/core/backend.h"
 #include "tests/drivers/common/driver_cpu.h"
 
 namespace anygpu::cuda_test_driver {

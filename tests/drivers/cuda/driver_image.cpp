@@ -5,12 +5,12 @@
 
 #include "driver_image.h"
 #include "loaders/cuda/ptx_isa.h"
-#include "shim/code_object.h"
-#include "shim/code_object_kernels.h"
-#include "shim/code_object_target.h"
-#include "shim/fatbin_reader.h"
-#include "shim/ptx_reader.h"
-#include "shim/string_format.h"
+#include "shim/code_object/code_object.h"
+#include "shim/code_object/code_object_kernels.h"
+#include "shim/code_object/code_object_target.h"
+#include "shim/code_object/fatbin_reader.h"
+#include "shim/code_object/ptx_reader.h"
+#include "shim/support/string_format.h"
 
 namespace anygpu::cuda_test_driver {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "driver_api.h"
-#include "shim/cuda_arch.h"
+#include "shim/code_object/cuda_arch.h"
 
 namespace anygpu::cuda_test_driver {
 

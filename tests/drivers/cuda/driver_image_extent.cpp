@@ -6,7 +6,7 @@
 
 #include "driver_elf_extent.h"
 #include "driver_image.h"
-#include "shim/fatbin_reader.h"
+#include "shim/code_object/fatbin_reader.h"
 
 namespace anygpu::cuda_test_driver {
 namespace {

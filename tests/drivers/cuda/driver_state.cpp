@@ -4,7 +4,7 @@
 
 #include "driver_calls.h"
 #include "driver_environment.h"
-#include "shim/environment.h"
+#include "shim/core/environment.h"
 
 namespace anygpu::cuda_test_driver {
 namespace {
@@ -14,7 +14,7 @@ constexpr FunctionInfo kFunctions[] = {
 #define ANYGPU_CUDA_TEST_INFO(symbol, name, result, parameters) {#symbol, #name},
   ANYGPU_CUDA_REQUIRED_FUNCTIONS(ANYGPU_CUDA_TEST_INFO)
   ANYGPU_CUDA_OPTIONAL_FUNCTIONS(ANYGPU_CUDA_TEST_INFO)
-  ANYGPU_CUDA_TEST_RUNTIME_FUNCTIONS(ANYGPU_CUDA_TEST_INFO)
+  ANYGPU_CUDA_RUNTIME_FUNCTIONS(ANYGPU_CUDA_TEST_INFO)
 #undef ANYGPU_CUDA_TEST_INFO
   {"cuGetProcAddress_v2", "cuGetProcAddress"},
 };

@@ -6,21 +6,21 @@
 #include <string>
 
 #include "driver_api.h"
-#include "shim/cuda_arch.h"
+#include "shim/code_object/cuda_arch.h"
 
 namespace anygpu::cuda_test_driver {
 
 // How the driver names itself in what it says on stderr.
 constexpr const char* kDriverName = "anygpu CUDA test driver";
 
-// One id per exported function: cuda_api.h's lists in order, the CUDA Runtime's
-// (driver_api.h), then cuGetProcAddress_v2.
+// One id per exported function: cuda_api.h's backend lists in order, the CUDA Runtime's, then
+// cuGetProcAddress_v2.
 // clang-format off
 enum class Fn : int {
 #define ANYGPU_CUDA_TEST_ID(symbol, name, result, parameters) symbol,
   ANYGPU_CUDA_REQUIRED_FUNCTIONS(ANYGPU_CUDA_TEST_ID)
   ANYGPU_CUDA_OPTIONAL_FUNCTIONS(ANYGPU_CUDA_TEST_ID)
-  ANYGPU_CUDA_TEST_RUNTIME_FUNCTIONS(ANYGPU_CUDA_TEST_ID)
+  ANYGPU_CUDA_RUNTIME_FUNCTIONS(ANYGPU_CUDA_TEST_ID)
 #undef ANYGPU_CUDA_TEST_ID
   cuGetProcAddress_v2,
   count

@@ -5,10 +5,10 @@
 #include <cstring>
 
 #include "driver_elf_extent.h"
-#include "shim/code_object.h"
-#include "shim/code_object_kernels.h"
-#include "shim/code_object_target.h"
-#include "shim/offload_bundle.h"
+#include "shim/code_object/code_object.h"
+#include "shim/code_object/code_object_kernels.h"
+#include "shim/code_object/code_object_target.h"
+#include "shim/code_object/offload_bundle.h"
 
 namespace anygpu::hip_test_driver {
 namespace {

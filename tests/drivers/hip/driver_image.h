@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "driver_api.h"
-#include "shim/amdgpu_target.h"
+#include "shim/code_object/amdgpu_target.h"
 
 namespace anygpu::hip_test_driver {
 

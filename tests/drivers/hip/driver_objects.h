@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "driver_api.h"
-#include "shim/backend.h"
+#include "shim/core/backend.h"
 
 namespace anygpu::hip_test_driver {
 

@@ -4,7 +4,7 @@
 
 #include "driver_calls.h"
 #include "driver_environment.h"
-#include "shim/environment.h"
+#include "shim/core/environment.h"
 
 namespace anygpu::hip_test_driver {
 namespace {

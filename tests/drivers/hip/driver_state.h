@@ -7,7 +7,7 @@
 #include <string>
 
 #include "driver_api.h"
-#include "shim/amdgpu_target.h"
+#include "shim/code_object/amdgpu_target.h"
 
 namespace anygpu::hip_test_driver {
 

@@ -14,8 +14,9 @@
 
 #include "hip_test_driver_control.h"
 #include "loaders/hip/hip_api.h"
-#include "shim/bundle_ids.h"
-#include "shim/offload_bundle.h"
+#include "loaders/symbol_resolver.h"
+#include "shim/code_object/bundle_ids.h"
+#include "shim/code_object/offload_bundle.h"
 
 using namespace anygpu::hip;
 
@@ -64,11 +65,7 @@ Driver* open_driver(const char* path,
   driver->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   for (const char* variable : kDriverVariables) unsetenv(variable);
   if (!driver->handle) return driver;
-#define ANYGPU_TEST_LOAD(symbol, name, result, parameters) \
-  load(driver->handle, #symbol, &driver->hip.symbol);
-  ANYGPU_HIP_REQUIRED_FUNCTIONS(ANYGPU_TEST_LOAD)
-  ANYGPU_HIP_OPTIONAL_FUNCTIONS(ANYGPU_TEST_LOAD)
-#undef ANYGPU_TEST_LOAD
+  anygpu::resolve_functions(driver->hip, anygpu::dlsym_lookup(driver->handle));
   load(driver->handle, "hipGetProcAddress", &driver->get_proc_address);
   load(driver->handle, "anygpu_hip_test_fail", &driver->fail);
   load(driver->handle, "anygpu_hip_test_clear_failures", &driver->clear_failures);
@@ -145,11 +142,9 @@ class HipTestDriver : public ::testing::Test {
 };
 
 TEST_F(HipTestDriver, ExportsEveryFunctionAnygpuCalls) {
-#define ANYGPU_TEST_PRESENT(symbol, name, result, parameters) \
-  EXPECT_NE(nullptr, reinterpret_cast<void*>(hip.symbol)) << #symbol;
-  ANYGPU_HIP_REQUIRED_FUNCTIONS(ANYGPU_TEST_PRESENT)
-  ANYGPU_HIP_OPTIONAL_FUNCTIONS(ANYGPU_TEST_PRESENT)
-#undef ANYGPU_TEST_PRESENT
+  visit_functions(d.hip, [](auto& function, const char* symbol, const char*, bool) {
+    EXPECT_NE(nullptr, reinterpret_cast<void*>(function)) << symbol;
+  });
   EXPECT_NE(nullptr, d.get_proc_address);
   // Nothing of anygpu inside leaks out.
   EXPECT_EQ(nullptr, dlsym(d.handle, "agInit"));

@@ -36,7 +36,7 @@ ze_result_t zeDriverGetApiVersion(ze_driver_handle_t driver, uint32_t* version) 
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t zeDriverGetProperties(ze_driver_handle_t driver, DriverProperties* properties) {
+ze_result_t zeDriverGetProperties(ze_driver_handle_t driver, ze_driver_properties_t* properties) {
   DRIVER_ENTRY(zeDriverGetProperties);
   if (!driver) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!properties) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;

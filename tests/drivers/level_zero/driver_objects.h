@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "driver_state.h"
-#include "shim/spirv_reader.h"
+#include "shim/code_object/spirv_reader.h"
 
 namespace anygpu::level_zero_test_driver {
 

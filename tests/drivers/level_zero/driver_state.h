@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "loaders/level_zero/level_zero_api.h"
-#include "shim/backend.h"
+#include "shim/core/backend.h"
 
 // Only what the loader and the tests reach is exported (level_zero_test_driver.map).
 #define ANYGPU_L0_EXPORT extern "C" __attribute__((visibility("default")))
