@@ -83,5 +83,29 @@ expect_failure 1 "malformed clang offload bundle: it declares 7 entries, more th
 expect_failure 1 "no entry 'hip-nvptx64-nvidia-cuda--sm_70'" \
   "$pack" extract all.bundle hip-nvptx64-nvidia-cuda--sm_70 -o out.bin
 
+# Issue 15, defect 7: a failed write removed its output path, device nodes included. An output
+# that exists and is not a regular file is refused and left alone; a write that fails leaves the
+# previous file as it was and no temporary file behind.
+rm -f fifo && mkfifo fifo
+expect_failure 1 "fifo exists and is not a regular file" \
+  "$pack" create -o fifo --spirv "$data/kernels.spv"
+[ -p fifo ] || fail "a refused output that is a FIFO is still there"
+expect_failure 1 "/dev/null exists and is not a regular file" \
+  "$pack" create -o /dev/null --spirv "$data/kernels.spv"
+[ -c /dev/null ] || fail "/dev/null is still a character device"
+expect_failure 1 "cannot create missing-dir/out.bundle" \
+  "$pack" create -o missing-dir/out.bundle --spirv "$data/kernels.spv"
+cp all.bundle kept.bundle
+mkdir -p readonly && cp all.bundle readonly/kept.bundle && chmod 555 readonly
+if [ "$(id -u)" != 0 ]; then  # root writes into a read-only folder anyway
+  expect_failure 1 "cannot create readonly/kept.bundle" \
+    "$pack" create -o readonly/kept.bundle --spirv "$data/kernels.spv"
+  cmp -s all.bundle readonly/kept.bundle || fail "a failed write changed the file it replaces"
+fi
+chmod 755 readonly
+"$pack" create -o kept.bundle --spirv "$data/kernels.spv" || fail "replace a regular file"
+"$pack" list kept.bundle | grep -q "1 code object" || fail "the replaced file is the new bundle"
+[ -z "$(ls -A . | grep '^\.anygpu-pack-')" ] || fail "a temporary file was left behind"
+
 [ "$failures" = 0 ] && echo "anygpu-pack: all checks passed"
 exit $((failures > 0))

@@ -53,6 +53,20 @@ TEST_P(ModuleTest, LoadBundleFromFile) {
   ASSERT_AG(agModuleUnload(module));
 }
 
+// One handle per kernel name, as CUDA gives (issue 15, defect 6: a new handle on every call grew
+// memory without bound and ran the function table out after 4,194,303 lookups).
+TEST_P(ModuleTest, TheSameNameGivesTheSameFunctionHandle) {
+  TestModule module(device);
+  ag_function first = module.function("vector_add");
+  for (int i = 0; i < 100000; ++i) {
+    ag_function again = nullptr;
+    ASSERT_AG(agModuleGetFunction(module.module(), "vector_add", &again));
+    ASSERT_EQ(first, again) << "lookup " << i;
+  }
+  EXPECT_NE(first, module.function("saxpy"));
+  expect_vector_add_works(device, first);
+}
+
 TEST_P(ModuleTest, TwoCopiesLoadedAtOnceAreIndependent) {
   TestModule first(device), second(device);
   ag_function f1 = first.function("vector_add"), f2 = second.function("vector_add");
