@@ -21,8 +21,8 @@ class BackendWithDevices : public Backend {
  protected:
   // Keeps `created` when reading its properties succeeded (`queried`); otherwise sets `reason` to
   // `which` followed by the recorded detail, drops every device and returns false.
-  bool keep_device(std::unique_ptr<DeviceType> created, ag_result queried,
-                   const std::string& which, std::string* reason) {
+  bool keep_device(std::unique_ptr<DeviceType> created, ag_result queried, const std::string& which,
+                   std::string* reason) {
     if (queried != AG_SUCCESS) {
       *reason = which + last_error_detail();
       clear_last_error_detail();

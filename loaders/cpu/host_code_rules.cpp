@@ -32,9 +32,8 @@ class HostCodeRules final : public CodeFitRules {
 
   std::string needs() const override {
     const std::string& architecture = target().architecture;
-    return strprintf(
-        "a host code object for %s (an ELF shared object built with anygpu/kernel.h)",
-        architecture.substr(0, architecture.find('-')).c_str());
+    return strprintf("a host code object for %s (an ELF shared object built with anygpu/kernel.h)",
+                     architecture.substr(0, architecture.find('-')).c_str());
   }
 
  private:

@@ -8,8 +8,8 @@ namespace anygpu {
 
 ag_result select_code_object(const Device& device, const void* image, size_t bytes,
                              CodeObject* selected) {
-  const std::string label = strprintf("device %d (%s, %s)", device.ordinal,
-                                      device.properties.name, device.properties.architecture);
+  const std::string label = strprintf("device %d (%s, %s)", device.ordinal, device.properties.name,
+                                      device.properties.architecture);
   std::string detail;
   const ag_result result =
       select_for_device(*device.code_rules, label, image, bytes, selected, &detail);

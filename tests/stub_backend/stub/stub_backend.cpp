@@ -40,7 +40,10 @@ class StubCodeRules final : public CodeFitRules {
 }  // namespace stub
 
 extern const BackendDescriptor stub_backend_descriptor = {
-    AG_BACKEND_STUB, "stub", "Stub", "",
+    AG_BACKEND_STUB,
+    "stub",
+    "Stub",
+    "",
     [] { return std::unique_ptr<Backend>(std::make_unique<stub::StubBackend>()); },
     [](const DeviceTarget& target) {
       return std::unique_ptr<CodeFitRules>(std::make_unique<stub::StubCodeRules>(target));
