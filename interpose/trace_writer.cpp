@@ -43,10 +43,11 @@ bool write_all(int fd, const char* data, size_t size) {
 std::string header() {
   char name[256] = "";
   // Reading procfs does not block, so this may run under the trace lock.
-  // NOLINTNEXTLINE(clang-analyzer-unix.BlockInCriticalSection)
+  // NOLINTBEGIN(clang-analyzer-unix.BlockInCriticalSection)
   int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
   if (fd >= 0) {
     ssize_t length = read(fd, name, sizeof name - 1);
+    // NOLINTEND(clang-analyzer-unix.BlockInCriticalSection)
     name[length > 0 ? length : 0] = '\0';
     close(fd);
     name[strcspn(name, "\n")] = '\0';
