@@ -15,31 +15,10 @@ std::string cu_failure(const cuda::CudaFunctions& cu, cuda::CUresult result, con
          std::to_string(result) + ")";
 }
 
-// Each entry point as anygpu finds it (loaders/cuda/cuda_loader.cpp): cuGetProcAddress_v2 at the
-// same API version where the driver has it, else the versioned symbol. Empty when all resolved.
+// Each entry point as anygpu finds it (cuda_symbol_lookup, loaders/cuda/cuda_loader.h). Empty when
+// all required ones resolved, else their names.
 std::string resolve(void* library, cuda::CudaFunctions* cu) {
-  auto get_proc =
-      reinterpret_cast<cuda::PFN_cuGetProcAddress_v2>(dlsym(library, "cuGetProcAddress_v2"));
-  auto find = [&](const char* symbol, const char* name) -> void* {
-    if (!get_proc) return dlsym(library, symbol);
-    void* function = nullptr;
-    cuda::CUdriverProcAddressQueryResult status = cuda::CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    if (get_proc(name, &function, cuda::kRequestedApiVersion,
-                 cuda::CU_GET_PROC_ADDRESS_LEGACY_STREAM, &status) != cuda::CUDA_SUCCESS ||
-        status != cuda::CU_GET_PROC_ADDRESS_SUCCESS)
-      return nullptr;
-    return function;
-  };
-  std::string missing;
-#define ANYGPU_BENCH_RESOLVE(symbol, name, result, parameters) \
-  anygpu_bench::resolve_into(&cu->symbol, find(#symbol, #name), #symbol, &missing);
-  ANYGPU_CUDA_REQUIRED_FUNCTIONS(ANYGPU_BENCH_RESOLVE)
-#undef ANYGPU_BENCH_RESOLVE
-#define ANYGPU_BENCH_RESOLVE_OPTIONAL(symbol, name, result, parameters) \
-  anygpu_bench::resolve_into(&cu->symbol, find(#symbol, #name), #symbol, nullptr);
-  ANYGPU_CUDA_OPTIONAL_FUNCTIONS(ANYGPU_BENCH_RESOLVE_OPTIONAL)
-#undef ANYGPU_BENCH_RESOLVE_OPTIONAL
-  return missing;
+  return anygpu::resolve_functions(*cu, anygpu::cuda::cuda_symbol_lookup(library));
 }
 
 // The anygpu side, then the driver it loaded, resolved.

@@ -8,7 +8,7 @@
 
 #include "cuda_bundle_entry.h"
 #include "gpu_support.h"
-#include "loaders/cuda/cuda_api.h"
+#include "loaders/cuda/cuda_loader.h"
 
 namespace anygpu_cuda_bench {
 

@@ -48,14 +48,6 @@ std::string set_up_anygpu(ag_backend_kind kind, const char* vendor, AnygpuDevice
 void* loaded_library(const std::string& library, const char* override_variable,
                      std::initializer_list<const char*> names);
 
-// One entry point of the direct side: `found` (from dlsym or the API's own lookup) into `slot`;
-// when it is null and `missing` is given (a required one), ", <symbol>" is added to `missing`.
-template <typename Function>
-void resolve_into(Function* slot, void* found, const char* symbol, std::string* missing) {
-  *slot = reinterpret_cast<Function>(found);
-  if (!found && missing) *missing += (missing->empty() ? "" : ", ") + std::string(symbol);
-}
-
 // The calls a benchmark makes on one side. Each skips the benchmark with "<call>: <reason>" and
 // returns false when it fails. Handles are opaque pointers; device memory is a device address.
 class GpuApi {

@@ -15,34 +15,10 @@ std::string hip_failure(const hip::HipFunctions& fn, hip::hipError_t result, con
          std::to_string(result) + ")";
 }
 
-// Each entry point as anygpu finds it (loaders/hip/hip_loader.cpp): hipGetProcAddress at the same
-// API version where the runtime has it (hipGetDeviceProperties at HIP 5.0's), else dlsym. Empty
-// when all required ones resolved, else their names.
+// Each entry point as anygpu finds it (hip_symbol_lookup, loaders/hip/hip_loader.h). Empty when
+// all required ones resolved, else their names.
 std::string resolve(void* library, hip::HipFunctions* fn) {
-  auto get_proc = reinterpret_cast<hip::PFN_hipGetProcAddress>(dlsym(library, "hipGetProcAddress"));
-  auto find = [&](const char* symbol, const char* name) -> void* {
-    if (!get_proc) return dlsym(library, symbol);
-    const int version = std::strcmp(name, "hipGetDeviceProperties") == 0
-                            ? hip::kLegacyPropertiesApiVersion
-                            : hip::kRequestedApiVersion;
-    void* function = nullptr;
-    hip::hipDriverProcAddressQueryResult status = hip::HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    if (get_proc(name, &function, version, hip::HIP_GET_PROC_ADDRESS_LEGACY_STREAM, &status) !=
-            hip::hipSuccess ||
-        status != hip::HIP_GET_PROC_ADDRESS_SUCCESS)
-      return nullptr;
-    return function;
-  };
-  std::string missing;
-#define ANYGPU_BENCH_RESOLVE(symbol, name, result, parameters) \
-  anygpu_bench::resolve_into(&fn->symbol, find(#symbol, #name), #symbol, &missing);
-  ANYGPU_HIP_REQUIRED_FUNCTIONS(ANYGPU_BENCH_RESOLVE)
-#undef ANYGPU_BENCH_RESOLVE
-#define ANYGPU_BENCH_RESOLVE_OPTIONAL(symbol, name, result, parameters) \
-  anygpu_bench::resolve_into(&fn->symbol, find(#symbol, #name), #symbol, nullptr);
-  ANYGPU_HIP_OPTIONAL_FUNCTIONS(ANYGPU_BENCH_RESOLVE_OPTIONAL)
-#undef ANYGPU_BENCH_RESOLVE_OPTIONAL
-  return missing;
+  return anygpu::resolve_functions(*fn, anygpu::hip::hip_symbol_lookup(library));
 }
 
 // The anygpu side, then the runtime it loaded, resolved.

@@ -8,7 +8,7 @@
 
 #include "gpu_support.h"
 #include "hip_bundle_entry.h"
-#include "loaders/hip/hip_api.h"
+#include "loaders/hip/hip_loader.h"
 
 namespace anygpu_hip_bench {
 

@@ -20,12 +20,7 @@ std::string ze_failure(ze::ze_result_t result, const char* what) {
 
 // Every entry point as anygpu finds it (loaders/level_zero/level_zero_loader.cpp): dlsym.
 std::string resolve(void* library, ze::LevelZeroFunctions* fn) {
-  std::string missing;
-#define ANYGPU_BENCH_RESOLVE(symbol, result, parameters) \
-  anygpu_bench::resolve_into(&fn->symbol, dlsym(library, #symbol), #symbol, &missing);
-  ANYGPU_LEVEL_ZERO_REQUIRED_FUNCTIONS(ANYGPU_BENCH_RESOLVE)
-#undef ANYGPU_BENCH_RESOLVE
-  return missing;
+  return anygpu::resolve_functions(*fn, anygpu::dlsym_lookup(library));
 }
 
 // The anygpu side, then the loader it loaded, resolved.

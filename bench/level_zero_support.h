@@ -9,6 +9,7 @@
 
 #include "gpu_support.h"
 #include "loaders/level_zero/level_zero_api.h"
+#include "loaders/symbol_resolver.h"
 
 namespace anygpu_level_zero_bench {
 

@@ -12,13 +12,6 @@
 namespace anygpu::cuda {
 namespace {
 
-// The API version a function is asked for: the common one, or the release that introduced a
-// newer optional function (the driver answers "version not sufficient" below it).
-int api_version(const char* name) {
-  if (strcmp(name, "cuFuncGetParamInfo") == 0) return 12040;
-  return kRequestedApiVersion;
-}
-
 std::string init_failure(const CudaDriver& driver, CUresult result) {
   std::string reason = "cuInit failed: " + describe_cuda_result(result);
   if (result == CUDA_ERROR_STUB_LIBRARY)
@@ -66,16 +59,9 @@ bool load_cuda_driver(CudaDriver* driver, std::string* reason) {
     return false;
   }
 
-  // Each entry point by its base name at the pinned API version through the driver's
-  // cuGetProcAddress_v2 (so "cuMemAlloc" is cuMemAlloc_v2, as declared); older drivers by dlsym
-  // of the versioned symbol.
-  PFN_cuGetProcAddress_v2 get_proc_address = nullptr;
-  set_function(get_proc_address, dlsym(opened.handle, "cuGetProcAddress_v2"));
-  driver->through_get_proc_address = get_proc_address != nullptr;
-  const std::string missing = resolve_functions(
-      driver->fn, get_proc_address ? proc_address_lookup(get_proc_address, api_version,
-                                                         CU_GET_PROC_ADDRESS_LEGACY_STREAM)
-                                   : dlsym_lookup(opened.handle));
+  const bool get_proc_address = dlsym(opened.handle, "cuGetProcAddress_v2") != nullptr;
+  driver->through_get_proc_address = get_proc_address;
+  const std::string missing = resolve_functions(driver->fn, cuda_symbol_lookup(opened.handle));
   if (!missing.empty()) {
     *reason = "the CUDA driver " + opened.path + " (CUDA " + cuda_version_text(driver->version) +
               ") lacks required functions: " + missing +

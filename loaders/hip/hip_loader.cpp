@@ -38,13 +38,6 @@ OpenedLibrary open_hip_library() {
   return open_library(candidates(), kOverrideEnv);
 }
 
-// The API version a function is asked for (see hip_api.h): hipGetDeviceProperties alone at 5.0,
-// so that the runtime does not answer the R0600 form for it.
-int api_version(const char* name) {
-  if (strcmp(name, "hipGetDeviceProperties") == 0) return kLegacyPropertiesApiVersion;
-  return kRequestedApiVersion;
-}
-
 // hipInit's error, and what hipGetDeviceCount says on top: without a GPU HIP 5.2's hipInit answers
 // hipErrorInvalidDevice (101) and hipGetDeviceCount hipErrorNoDevice (100).
 std::string init_failure(const HipRuntime& runtime, void* library, hipError_t result) {
@@ -101,15 +94,9 @@ bool load_hip_runtime(HipRuntime* runtime, std::string* reason) {
     return false;
   }
 
-  // Each entry point by its name at the pinned API version, with the legacy default stream,
-  // through the runtime's hipGetProcAddress (HIP 6.2+); older runtimes by dlsym.
-  PFN_hipGetProcAddress get_proc_address = nullptr;
-  set_function(get_proc_address, dlsym(opened.handle, "hipGetProcAddress"));
-  runtime->through_get_proc_address = get_proc_address != nullptr;
-  const std::string missing = resolve_functions(
-      runtime->fn, get_proc_address ? proc_address_lookup(get_proc_address, api_version,
-                                                          HIP_GET_PROC_ADDRESS_LEGACY_STREAM)
-                                    : dlsym_lookup(opened.handle));
+  const bool get_proc_address = dlsym(opened.handle, "hipGetProcAddress") != nullptr;
+  runtime->through_get_proc_address = get_proc_address;
+  const std::string missing = resolve_functions(runtime->fn, hip_symbol_lookup(opened.handle));
   if (!missing.empty()) {
     *reason = "the HIP runtime " + opened.path + " (HIP " +
               hip_version_text(runtime->runtime_version) +
