@@ -264,11 +264,26 @@ AG_API ag_result agFunctionGetParamInfo(ag_function function, int index, ag_para
  * function's device and the call returns when it has finished; otherwise it is queued on `stream`,
  * which must belong to the function's device. Checked against the device limits:
  * AG_ERROR_INVALID_CONFIGURATION when a dimension is 0 or too large, or the shared memory exceeds
- * ag_device_properties.shared_memory_per_block. */
+ * ag_device_properties.shared_memory_per_block.
+ * `params` carries no count: anygpu reads as many entries as the kernel has parameters, so an
+ * array shorter than that is read past its end, which no C ABI without a count can detect (CUDA's
+ * cuLaunchKernel has the same contract). agLaunchKernelChecked takes the count and refuses a
+ * mismatch; the C++ layer's typed launch checks it too. */
 AG_API ag_result agLaunchKernel(ag_function function, unsigned int grid_x, unsigned int grid_y,
                                 unsigned int grid_z, unsigned int block_x, unsigned int block_y,
                                 unsigned int block_z, unsigned int shared_memory_bytes,
                                 ag_stream stream, void** params, void** extra);
+
+/* agLaunchKernel with the number of entries of `params`: AG_ERROR_INVALID_VALUE, before anything
+ * is read from `params`, when it differs from the kernel's parameter count;
+ * AG_ERROR_NOT_SUPPORTED when the code object records no parameter layout, so the count cannot be
+ * checked (agFunctionGetParamCount says the same). */
+AG_API ag_result agLaunchKernelChecked(ag_function function, unsigned int grid_x,
+                                       unsigned int grid_y, unsigned int grid_z,
+                                       unsigned int block_x, unsigned int block_y,
+                                       unsigned int block_z, unsigned int shared_memory_bytes,
+                                       ag_stream stream, void** params, size_t param_count,
+                                       void** extra);
 
 #ifdef __cplusplus
 } /* extern "C" */

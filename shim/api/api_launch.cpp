@@ -33,20 +33,10 @@ ag_result check_dimensions(const ag_device_properties& limits, const LaunchConfi
   return AG_SUCCESS;
 }
 
-}  // namespace
-
-extern "C" {
-
-ag_result agLaunchKernel(ag_function function, unsigned int grid_x, unsigned int grid_y,
-                         unsigned int grid_z, unsigned int block_x, unsigned int block_y,
-                         unsigned int block_z, unsigned int shared_memory_bytes, ag_stream stream,
-                         void** params, void** extra) {
-  AG_ENTRY();
-  Function* f;
-  if (ag_result r = get_function(function, &f)) return r;
+// What both launch forms do once the function is known: the checks, then the backend.
+ag_result launch(Function* f, const LaunchConfig& config, ag_stream stream, void** params,
+                 void** extra) {
   if (extra) return fail(AG_ERROR_NOT_SUPPORTED, "extra must be NULL; pass arguments in params");
-  const LaunchConfig config{
-      {grid_x, grid_y, grid_z}, {block_x, block_y, block_z}, shared_memory_bytes};
   if (ag_result r = check_dimensions(f->device->properties, config)) return r;
   if (!f->params.empty()) {
     if (!params)
@@ -65,6 +55,43 @@ ag_result agLaunchKernel(ag_function function, unsigned int grid_x, unsigned int
     native_stream = s->native;
   }
   return f->device->impl->launch(f->native, config, params, native_stream);
+}
+
+}  // namespace
+
+extern "C" {
+
+ag_result agLaunchKernel(ag_function function, unsigned int grid_x, unsigned int grid_y,
+                         unsigned int grid_z, unsigned int block_x, unsigned int block_y,
+                         unsigned int block_z, unsigned int shared_memory_bytes, ag_stream stream,
+                         void** params, void** extra) {
+  AG_ENTRY();
+  Function* f;
+  if (ag_result r = get_function(function, &f)) return r;
+  return launch(
+      f, LaunchConfig{{grid_x, grid_y, grid_z}, {block_x, block_y, block_z}, shared_memory_bytes},
+      stream, params, extra);
+}
+
+ag_result agLaunchKernelChecked(ag_function function, unsigned int grid_x, unsigned int grid_y,
+                                unsigned int grid_z, unsigned int block_x, unsigned int block_y,
+                                unsigned int block_z, unsigned int shared_memory_bytes,
+                                ag_stream stream, void** params, size_t param_count, void** extra) {
+  AG_ENTRY();
+  Function* f;
+  if (ag_result r = get_function(function, &f)) return r;
+  if (!f->params_known)
+    return fail(AG_ERROR_NOT_SUPPORTED,
+                "the code object records no parameter layout for this kernel, so the count "
+                "cannot be checked; launch it with agLaunchKernel");
+  if (param_count != f->params.size())
+    return fail(AG_ERROR_INVALID_VALUE,
+                "param_count is %zu but the kernel takes %zu parameters; pass one params entry "
+                "per parameter",
+                param_count, f->params.size());
+  return launch(
+      f, LaunchConfig{{grid_x, grid_y, grid_z}, {block_x, block_y, block_z}, shared_memory_bytes},
+      stream, params, extra);
 }
 
 }  // extern "C"

@@ -327,6 +327,33 @@ TEST_F(LaunchErrorTest, MissingParamsAndExtraAreRejected) {
   expect_valid_launch_works();
 }
 
+// Issue 15, defect 12: agLaunchKernel cannot tell a params array shorter than the kernel's
+// parameter list; the checked form takes the count and refuses a mismatch before reading params.
+TEST_F(LaunchErrorTest, CheckedLaunchRefusesAWrongParamCount) {
+  auto checked = [&](ag_stream on, void** params, size_t count) {
+    return agLaunchKernelChecked(saxpy, 1, 1, 1, kN, 1, 1, 0, on, params, count, nullptr);
+  };
+  void* unreadable = made_up<void*>();  // any read of params[] would fault under ASan
+  for (size_t count : {size_t{0}, size_t{3}, size_t{5}, SIZE_MAX}) {
+    SCOPED_TRACE("param_count " + std::to_string(count));
+    for (ag_stream on : {ag_stream{nullptr}, stream})
+      EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, "agLaunchKernelChecked",
+                             [&] { return checked(on, static_cast<void**>(unreadable), count); }));
+  }
+  expect_y(5.0f);
+  expect_invalid_handles<ag_function>("agLaunchKernelChecked", [&](ag_function bad) {
+    return agLaunchKernelChecked(bad, 1, 1, 1, kN, 1, 1, 0, nullptr, params_.data(), 4, nullptr);
+  });
+  ASSERT_AG(checked(nullptr, params_.data(), params_.size()));
+  expect_y(7.0f);
+  ASSERT_AG(checked(stream, params_.data(), params_.size()));
+  expect_y(9.0f);
+  // The same checks as agLaunchKernel after the count.
+  EXPECT_TRUE(fails_with(AG_ERROR_INVALID_CONFIGURATION, "agLaunchKernelChecked", [&] {
+    return agLaunchKernelChecked(saxpy, 0, 1, 1, kN, 1, 1, 0, nullptr, params_.data(), 4, nullptr);
+  }));
+}
+
 TEST_F(LaunchErrorTest, BadFunctionsAndStreamsAreRejected) {
   expect_invalid_handles<ag_function>("agLaunchKernel", [&](ag_function bad) {
     return launch_function(bad, kValid, nullptr, params_.data());
