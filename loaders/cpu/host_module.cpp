@@ -6,10 +6,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "shim/core/environment.h"
 #include "shim/core/error.h"
+#include "shim/core/log.h"
 
 namespace anygpu::cpu {
 namespace {
@@ -51,7 +53,15 @@ void* open_from_memory(const unsigned char* image, size_t bytes, int& memory_fil
 // made loops of it. Read when a module's kernel is first looked up, so a program (or a test) can
 // load one image twice, once each way.
 bool work_item_loops_enabled() {
-  return environment("ANYGPU_CPU_WORKITEM_LOOPS") != "0";
+  const std::string value = environment("ANYGPU_CPU_WORKITEM_LOOPS");
+  if (!value.empty() && value != "0" && value != "1") {
+    static std::once_flag warned;
+    std::call_once(warned, [&] {
+      log(LogLevel::warn, "ANYGPU_CPU_WORKITEM_LOOPS=%s is neither 0 nor 1; using 1",
+          value.c_str());
+    });
+  }
+  return value != "0";
 }
 
 bool layout_from_signature(const char* signature, HostKernel& kernel) {

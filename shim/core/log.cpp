@@ -15,6 +15,11 @@ LogLevel configured_level() {
     if (value == "error") return LogLevel::error;
     if (value == "info") return LogLevel::info;
     if (value == "debug") return LogLevel::debug;
+    // Written here, not through log(), which asks for this level.
+    if (!value.empty() && value != "warn")
+      fprintf(stderr,
+              "anygpu [warn] ANYGPU_LOG=%s is not one of error, warn, info, debug; using warn\n",
+              value.c_str());
     return LogLevel::warn;
   }();
   return level;

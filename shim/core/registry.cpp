@@ -45,6 +45,11 @@ std::string known_names() {
 // The selected backends in order: ANYGPU_BACKENDS, else all in default order.
 std::vector<const BackendDescriptor*> selected_backends(const std::string& selection) {
   if (selection.empty()) return backend_descriptors();
+  if (split_list(selection).empty()) {
+    log(LogLevel::warn, "ANYGPU_BACKENDS='%s' names no backend; using all of them (%s)",
+        selection.c_str(), known_names().c_str());
+    return backend_descriptors();
+  }
   std::vector<const BackendDescriptor*> selected;
   for (const std::string& name : split_list(selection)) {
     const BackendDescriptor* descriptor = descriptor_named(name);
