@@ -56,11 +56,12 @@ typedef enum ag_result {
   AG_ERROR_INVALID_IMAGE = 10,  /* a code object is corrupt or of an unknown format */
   AG_ERROR_NO_BINARY_FOR_DEVICE = 11, /* the image holds no code object this device can run */
   AG_ERROR_INVALID_CONFIGURATION =
-      12,                        /* launch grid, block or shared memory exceeds device limits */
-  AG_ERROR_LAUNCH_FAILED = 13,   /* the kernel could not be run */
-  AG_ERROR_NOT_SUPPORTED = 14,   /* the operation is not available on this device or backend */
-  AG_ERROR_BACKEND_FAILURE = 15, /* the vendor driver returned an error; see the detail */
-  AG_ERROR_INVALID_ADDRESS = 16, /* a device pointer or range is not inside an allocation */
+      12,                         /* launch grid, block or shared memory exceeds device limits */
+  AG_ERROR_LAUNCH_FAILED = 13,    /* the kernel could not be run */
+  AG_ERROR_NOT_SUPPORTED = 14,    /* the operation is not available on this device or backend */
+  AG_ERROR_BACKEND_FAILURE = 15,  /* the vendor driver returned an error; see the detail */
+  AG_ERROR_INVALID_ADDRESS = 16,  /* a device pointer or range is not inside an allocation */
+  AG_ERROR_OUT_OF_RESOURCES = 17, /* the system refused a thread, a file descriptor or the like */
   AG_ERROR_UNKNOWN = 999,
   AG_RESULT_FORCE32 = 0x7fffffff /* keeps the enum 32 bits wide as it grows; never returned */
 } ag_result;
@@ -227,6 +228,9 @@ AG_API ag_result agEventElapsedTime(float* milliseconds, ag_event start, ag_even
  * the caller may free it after the call. */
 AG_API ag_result agModuleLoadData(ag_device device, const void* image, size_t bytes,
                                   ag_module* module);
+/* The same from a file, which must be a regular file of at most 1 GiB: a directory, device, FIFO
+ * or socket is AG_ERROR_FILE_NOT_FOUND (the detail says which), a larger file
+ * AG_ERROR_INVALID_IMAGE, and running out of file descriptors AG_ERROR_OUT_OF_RESOURCES. */
 AG_API ag_result agModuleLoad(ag_device device, const char* path, ag_module* module);
 /* Waits for the device's pending work, then unloads; the module's functions become invalid. */
 AG_API ag_result agModuleUnload(ag_module module);

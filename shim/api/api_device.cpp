@@ -5,29 +5,35 @@ using namespace anygpu;
 
 extern "C" {
 
-ag_result agInit(unsigned int flags) {
+ag_result agInit(unsigned int flags) try {
   AG_ENTRY();
   if (ag_result r = require_zero_flags(flags)) return r;
   if (registry().devices.empty())
     return fail(AG_ERROR_NO_DEVICE, "no backend has a device (run anygpu-info for the reasons)");
   return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agGetVersion(int* version) {
+ag_result agGetVersion(int* version) try {
   AG_ENTRY();
   if (!version) return fail(AG_ERROR_INVALID_VALUE, "version is NULL");
   *version = AG_VERSION_MAJOR * 10000 + AG_VERSION_MINOR * 100 + AG_VERSION_PATCH;
   return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agBackendGetCount(int* count) {
+ag_result agBackendGetCount(int* count) try {
   AG_ENTRY();
   if (!count) return fail(AG_ERROR_INVALID_VALUE, "count is NULL");
   *count = static_cast<int>(registry().backends.size());
   return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agBackendGetInfo(int index, ag_backend_info* info) {
+ag_result agBackendGetInfo(int index, ag_backend_info* info) try {
   AG_ENTRY();
   const Registry& reg = registry();
   if (ag_result r = require_pointer(info, "info")) return r;
@@ -43,16 +49,20 @@ ag_result agBackendGetInfo(int index, ag_backend_info* info) {
   value.library = record.library.c_str();
   value.reason = record.reason.c_str();
   return write_versioned(info, value, "info");
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agDeviceGetCount(int* count) {
+ag_result agDeviceGetCount(int* count) try {
   AG_ENTRY();
   if (!count) return fail(AG_ERROR_INVALID_VALUE, "count is NULL");
   *count = static_cast<int>(registry().devices.size());
   return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agDeviceGet(int ordinal, ag_device* device) {
+ag_result agDeviceGet(int ordinal, ag_device* device) try {
   AG_ENTRY();
   if (!device) return fail(AG_ERROR_INVALID_VALUE, "device is NULL");
   const Registry& reg = registry();
@@ -61,20 +71,26 @@ ag_result agDeviceGet(int ordinal, ag_device* device) {
     return r;
   *device = reg.devices[ordinal]->handle;
   return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agDeviceGetProperties(ag_device device, ag_device_properties* properties) {
+ag_result agDeviceGetProperties(ag_device device, ag_device_properties* properties) try {
   AG_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   return write_versioned(properties, dev->properties, "properties");
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agDeviceSynchronize(ag_device device) {
+ag_result agDeviceSynchronize(ag_device device) try {
   AG_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   return dev->impl->synchronize();
+} catch (...) {
+  return fail_from_exception();
 }
 
 }  // extern "C"

@@ -5,22 +5,26 @@ using namespace anygpu;
 
 extern "C" {
 
-ag_result agGetErrorName(ag_result result, const char** name) {
+ag_result agGetErrorName(ag_result result, const char** name) try {
   AG_ENTRY();
   if (!name) return fail(AG_ERROR_INVALID_VALUE, "name is NULL");
   const char* found = result_name(result);
   if (!found) return fail(AG_ERROR_INVALID_VALUE, "%d is not an ag_result", (int)result);
   *name = found;
   return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agGetErrorString(ag_result result, const char** description) {
+ag_result agGetErrorString(ag_result result, const char** description) try {
   AG_ENTRY();
   if (!description) return fail(AG_ERROR_INVALID_VALUE, "description is NULL");
   const char* found = result_description(result);
   if (!found) return fail(AG_ERROR_INVALID_VALUE, "%d is not an ag_result", (int)result);
   *description = found;
   return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
 }
 
 ag_result agGetLastErrorDetail(const char** detail) {

@@ -64,19 +64,22 @@ extern "C" {
 ag_result agLaunchKernel(ag_function function, unsigned int grid_x, unsigned int grid_y,
                          unsigned int grid_z, unsigned int block_x, unsigned int block_y,
                          unsigned int block_z, unsigned int shared_memory_bytes, ag_stream stream,
-                         void** params, void** extra) {
+                         void** params, void** extra) try {
   AG_ENTRY();
   Function* f;
   if (ag_result r = get_function(function, &f)) return r;
   return launch(
       f, LaunchConfig{{grid_x, grid_y, grid_z}, {block_x, block_y, block_z}, shared_memory_bytes},
       stream, params, extra);
+} catch (...) {
+  return fail_from_exception();
 }
 
 ag_result agLaunchKernelChecked(ag_function function, unsigned int grid_x, unsigned int grid_y,
                                 unsigned int grid_z, unsigned int block_x, unsigned int block_y,
                                 unsigned int block_z, unsigned int shared_memory_bytes,
-                                ag_stream stream, void** params, size_t param_count, void** extra) {
+                                ag_stream stream, void** params, size_t param_count,
+                                void** extra) try {
   AG_ENTRY();
   Function* f;
   if (ag_result r = get_function(function, &f)) return r;
@@ -92,6 +95,8 @@ ag_result agLaunchKernelChecked(ag_function function, unsigned int grid_x, unsig
   return launch(
       f, LaunchConfig{{grid_x, grid_y, grid_z}, {block_x, block_y, block_z}, shared_memory_bytes},
       stream, params, extra);
+} catch (...) {
+  return fail_from_exception();
 }
 
 }  // extern "C"

@@ -70,27 +70,35 @@ ag_result copy_async(ag_stream stream, CopyKind kind, void* dst, const void* src
 
 extern "C" {
 
-ag_result agMemAlloc(ag_device device, size_t bytes, void** device_ptr) {
+ag_result agMemAlloc(ag_device device, size_t bytes, void** device_ptr) try {
   AG_ENTRY();
   return allocate(device, bytes, device_ptr, AllocationKind::device);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agMemFree(ag_device device, void* device_ptr) {
+ag_result agMemFree(ag_device device, void* device_ptr) try {
   AG_ENTRY();
   return release(device, device_ptr, AllocationKind::device);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agMemAllocHost(ag_device device, size_t bytes, void** host_ptr) {
+ag_result agMemAllocHost(ag_device device, size_t bytes, void** host_ptr) try {
   AG_ENTRY();
   return allocate(device, bytes, host_ptr, AllocationKind::pinned_host);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agMemFreeHost(ag_device device, void* host_ptr) {
+ag_result agMemFreeHost(ag_device device, void* host_ptr) try {
   AG_ENTRY();
   return release(device, host_ptr, AllocationKind::pinned_host);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agMemGetInfo(ag_device device, size_t* free_bytes, size_t* total_bytes) {
+ag_result agMemGetInfo(ag_device device, size_t* free_bytes, size_t* total_bytes) try {
   AG_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
@@ -101,54 +109,72 @@ ag_result agMemGetInfo(ag_device device, size_t* free_bytes, size_t* total_bytes
   *free_bytes = free_value;
   *total_bytes = total_value;
   return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agMemcpyHtoD(ag_device device, void* dst, const void* src, size_t bytes) {
+ag_result agMemcpyHtoD(ag_device device, void* dst, const void* src, size_t bytes) try {
   AG_ENTRY();
   return copy_sync(device, CopyKind::host_to_device, dst, src, bytes);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agMemcpyDtoH(ag_device device, void* dst, const void* src, size_t bytes) {
+ag_result agMemcpyDtoH(ag_device device, void* dst, const void* src, size_t bytes) try {
   AG_ENTRY();
   return copy_sync(device, CopyKind::device_to_host, dst, src, bytes);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agMemcpyDtoD(ag_device device, void* dst, const void* src, size_t bytes) {
+ag_result agMemcpyDtoD(ag_device device, void* dst, const void* src, size_t bytes) try {
   AG_ENTRY();
   return copy_sync(device, CopyKind::device_to_device, dst, src, bytes);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agMemsetD8(ag_device device, void* dst, unsigned char value, size_t bytes) {
+ag_result agMemsetD8(ag_device device, void* dst, unsigned char value, size_t bytes) try {
   AG_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   if (ag_result r = require_size(bytes)) return r;
   if (ag_result r = require_device_range(*dev, dst, bytes, "dst (device)")) return r;
   return dev->impl->memset8(dst, value, bytes, nullptr);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agMemcpyHtoDAsync(void* dst, const void* src, size_t bytes, ag_stream stream) {
+ag_result agMemcpyHtoDAsync(void* dst, const void* src, size_t bytes, ag_stream stream) try {
   AG_ENTRY();
   return copy_async(stream, CopyKind::host_to_device, dst, src, bytes);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agMemcpyDtoHAsync(void* dst, const void* src, size_t bytes, ag_stream stream) {
+ag_result agMemcpyDtoHAsync(void* dst, const void* src, size_t bytes, ag_stream stream) try {
   AG_ENTRY();
   return copy_async(stream, CopyKind::device_to_host, dst, src, bytes);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agMemcpyDtoDAsync(void* dst, const void* src, size_t bytes, ag_stream stream) {
+ag_result agMemcpyDtoDAsync(void* dst, const void* src, size_t bytes, ag_stream stream) try {
   AG_ENTRY();
   return copy_async(stream, CopyKind::device_to_device, dst, src, bytes);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agMemsetD8Async(void* dst, unsigned char value, size_t bytes, ag_stream stream) {
+ag_result agMemsetD8Async(void* dst, unsigned char value, size_t bytes, ag_stream stream) try {
   AG_ENTRY();
   Stream* s;
   if (ag_result r = get_stream(stream, &s)) return r;
   if (ag_result r = require_size(bytes)) return r;
   if (ag_result r = require_device_range(*s->device, dst, bytes, "dst (device)")) return r;
   return s->device->impl->memset8(dst, value, bytes, s->native);
+} catch (...) {
+  return fail_from_exception();
 }
 
 }  // extern "C"

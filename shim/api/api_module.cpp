@@ -1,4 +1,8 @@
 // Modules, functions and their parameter layout.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -29,28 +33,56 @@ ag_result load_module(Device* dev, const void* image, size_t bytes, ag_module* m
   return AG_SUCCESS;
 }
 
-bool read_file(const char* path, std::vector<unsigned char>& bytes, int& error) {
-  FILE* file = fopen(path, "rb");
-  if (!file) {
-    error = errno;
-    return false;
+// The largest file agModuleLoad reads (anygpu.h): far above any real code object, far below
+// what would exhaust memory.
+constexpr off_t kMaxModuleFileBytes = off_t{1} << 30;
+
+// Reads the regular file `path` whole, with a bounded size; records the failure.
+ag_result read_module_file(const char* path, std::vector<unsigned char>& bytes) {
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;
+    if (error == EMFILE || error == ENFILE)
+      return fail(AG_ERROR_OUT_OF_RESOURCES, "cannot open %s: %s (out of file descriptors)", path,
+                  strerror(error));
+    return fail(AG_ERROR_FILE_NOT_FOUND, "cannot open %s: %s", path, strerror(error));
   }
-  unsigned char buffer[65536];
-  size_t n;
-  do {  // a short read is the end of the file or an error: no read after it
-    n = fread(buffer, 1, sizeof buffer, file);
-    bytes.insert(bytes.end(), buffer, buffer + n);
-  } while (n == sizeof buffer);
-  error = ferror(file) ? EIO : 0;
-  fclose(file);
-  return error == 0;
+  struct stat status;
+  ag_result result = AG_SUCCESS;
+  if (fstat(fd, &status) != 0) {
+    result = fail(AG_ERROR_FILE_NOT_FOUND, "cannot read %s: %s", path, strerror(errno));
+  } else if (!S_ISREG(status.st_mode)) {
+    result = fail(AG_ERROR_FILE_NOT_FOUND, "%s is %s, not a regular file", path,
+                  S_ISDIR(status.st_mode) ? "a directory" : "a device, FIFO or socket");
+  } else if (status.st_size > kMaxModuleFileBytes) {
+    result = fail(
+        AG_ERROR_INVALID_IMAGE, "%s has %lld bytes, more than the %lld a module file may have",
+        path, static_cast<long long>(status.st_size), static_cast<long long>(kMaxModuleFileBytes));
+  } else {
+    bytes.resize(static_cast<size_t>(status.st_size));
+    size_t done = 0;
+    while (done < bytes.size()) {  // the size read by fstat bounds the read, whatever happens
+      const ssize_t n = read(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        result = fail(AG_ERROR_FILE_NOT_FOUND, "cannot read %s: %s", path, strerror(errno));
+        break;
+      }
+      if (n == 0) break;  // the file shrank meanwhile
+      done += static_cast<size_t>(n);
+    }
+    bytes.resize(done);
+  }
+  close(fd);
+  return result;
 }
 
 }  // namespace
 
 extern "C" {
 
-ag_result agModuleLoadData(ag_device device, const void* image, size_t bytes, ag_module* module) {
+ag_result agModuleLoadData(ag_device device, const void* image, size_t bytes,
+                           ag_module* module) try {
   AG_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
@@ -58,23 +90,25 @@ ag_result agModuleLoadData(ag_device device, const void* image, size_t bytes, ag
   if (ag_result r = require_size(bytes)) return r;
   if (ag_result r = require_pointer(module, "module")) return r;
   return load_module(dev, image, bytes, module);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agModuleLoad(ag_device device, const char* path, ag_module* module) {
+ag_result agModuleLoad(ag_device device, const char* path, ag_module* module) try {
   AG_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   if (ag_result r = require_pointer(path, "path")) return r;
   if (ag_result r = require_pointer(module, "module")) return r;
   std::vector<unsigned char> bytes;
-  int error = 0;
-  if (!read_file(path, bytes, error))
-    return fail(AG_ERROR_FILE_NOT_FOUND, "cannot read %s: %s", path, strerror(error));
+  if (ag_result r = read_module_file(path, bytes)) return r;
   if (bytes.empty()) return fail(AG_ERROR_INVALID_IMAGE, "%s is empty", path);
   return load_module(dev, bytes.data(), bytes.size(), module);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agModuleUnload(ag_module module) {
+ag_result agModuleUnload(ag_module module) try {
   AG_ENTRY();
   Module* m = handles().modules.remove(module);
   if (!m) return get_module(module, &m);
@@ -86,9 +120,11 @@ ag_result agModuleUnload(ag_module module) {
   if (r == AG_SUCCESS) r = m->device->impl->module_unload(m->native);
   delete m;
   return r;
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* function) {
+ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* function) try {
   AG_ENTRY();
   Module* m;
   if (ag_result r = get_module(module, &m)) return r;
@@ -116,9 +152,11 @@ ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* f
   m->functions.emplace(name, static_cast<ag_function>(handle));
   *function = static_cast<ag_function>(handle);
   return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agFunctionGetParamCount(ag_function function, int* count) {
+ag_result agFunctionGetParamCount(ag_function function, int* count) try {
   AG_ENTRY();
   Function* f;
   if (ag_result r = get_function(function, &f)) return r;
@@ -129,9 +167,11 @@ ag_result agFunctionGetParamCount(ag_function function, int* count) {
                 "built by anygpu_add_kernels, on a driver that cannot tell)");
   *count = static_cast<int>(f->params.size());
   return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agFunctionGetParamInfo(ag_function function, int index, ag_param_info* info) {
+ag_result agFunctionGetParamInfo(ag_function function, int index, ag_param_info* info) try {
   AG_ENTRY();
   Function* f;
   if (ag_result r = get_function(function, &f)) return r;
@@ -142,6 +182,8 @@ ag_result agFunctionGetParamInfo(ag_function function, int index, ag_param_info*
                 "kernel");
   if (ag_result r = require_index(index, f->params.size(), "parameter index")) return r;
   return write_versioned(info, f->params[index], "info");
+} catch (...) {
+  return fail_from_exception();
 }
 
 }  // extern "C"

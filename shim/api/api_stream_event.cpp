@@ -5,7 +5,7 @@ using namespace anygpu;
 
 extern "C" {
 
-ag_result agStreamCreate(ag_device device, unsigned int flags, ag_stream* stream) {
+ag_result agStreamCreate(ag_device device, unsigned int flags, ag_stream* stream) try {
   AG_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
@@ -22,32 +22,40 @@ ag_result agStreamCreate(ag_device device, unsigned int flags, ag_stream* stream
   }
   *stream = static_cast<ag_stream>(handle);
   return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agStreamDestroy(ag_stream stream) {
+ag_result agStreamDestroy(ag_stream stream) try {
   AG_ENTRY();
   Stream* s = handles().streams.remove(stream);
   if (!s) return get_stream(stream, &s);  // records the detail
   ag_result r = s->device->impl->stream_destroy(s->native);
   delete s;
   return r;
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agStreamSynchronize(ag_stream stream) {
+ag_result agStreamSynchronize(ag_stream stream) try {
   AG_ENTRY();
   Stream* s;
   if (ag_result r = get_stream(stream, &s)) return r;
   return s->device->impl->stream_synchronize(s->native);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agStreamQuery(ag_stream stream) {
+ag_result agStreamQuery(ag_stream stream) try {
   AG_ENTRY();
   Stream* s;
   if (ag_result r = get_stream(stream, &s)) return r;
   return s->device->impl->stream_query(s->native);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agStreamWaitEvent(ag_stream stream, ag_event event, unsigned int flags) {
+ag_result agStreamWaitEvent(ag_stream stream, ag_event event, unsigned int flags) try {
   AG_ENTRY();
   Stream* s;
   Event* e;
@@ -58,9 +66,11 @@ ag_result agStreamWaitEvent(ag_stream stream, ag_event event, unsigned int flags
     return fail(AG_ERROR_NOT_SUPPORTED, "the stream and the event belong to different backends");
   if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;  // nothing to wait for
   return s->device->impl->stream_wait_event(s->native, e->native);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agEventCreate(ag_device device, unsigned int flags, ag_event* event) {
+ag_result agEventCreate(ag_device device, unsigned int flags, ag_event* event) try {
   AG_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
@@ -77,18 +87,22 @@ ag_result agEventCreate(ag_device device, unsigned int flags, ag_event* event) {
   }
   *event = static_cast<ag_event>(handle);
   return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agEventDestroy(ag_event event) {
+ag_result agEventDestroy(ag_event event) try {
   AG_ENTRY();
   Event* e = handles().events.remove(event);
   if (!e) return get_event(event, &e);
   ag_result r = e->device->impl->event_destroy(e->native);
   delete e;
   return r;
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agEventRecord(ag_event event, ag_stream stream) {
+ag_result agEventRecord(ag_event event, ag_stream stream) try {
   AG_ENTRY();
   Event* e;
   Stream* s;
@@ -98,25 +112,31 @@ ag_result agEventRecord(ag_event event, ag_stream stream) {
   if (ag_result r = e->device->impl->event_record(e->native, s->native)) return r;
   e->recorded.store(true, std::memory_order_release);
   return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agEventSynchronize(ag_event event) {
+ag_result agEventSynchronize(ag_event event) try {
   AG_ENTRY();
   Event* e;
   if (ag_result r = get_event(event, &e)) return r;
   if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;
   return e->device->impl->event_synchronize(e->native);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agEventQuery(ag_event event) {
+ag_result agEventQuery(ag_event event) try {
   AG_ENTRY();
   Event* e;
   if (ag_result r = get_event(event, &e)) return r;
   if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;
   return e->device->impl->event_query(e->native);
+} catch (...) {
+  return fail_from_exception();
 }
 
-ag_result agEventElapsedTime(float* milliseconds, ag_event start, ag_event end) {
+ag_result agEventElapsedTime(float* milliseconds, ag_event start, ag_event end) try {
   AG_ENTRY();
   Event *s, *e;
   if (ag_result r = require_pointer(milliseconds, "milliseconds")) return r;
@@ -132,6 +152,8 @@ ag_result agEventElapsedTime(float* milliseconds, ag_event start, ag_event end) 
   if (ag_result r = s->device->impl->event_elapsed(&value, s->native, e->native)) return r;
   *milliseconds = value;
   return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
 }
 
 }  // extern "C"

@@ -2,7 +2,9 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <new>
 #include <string>
+#include <system_error>
 
 namespace anygpu {
 namespace {
@@ -38,6 +40,8 @@ constexpr ResultText kResults[] = {
     {AG_ERROR_BACKEND_FAILURE, "AG_ERROR_BACKEND_FAILURE", "the vendor driver reported an error"},
     {AG_ERROR_INVALID_ADDRESS, "AG_ERROR_INVALID_ADDRESS",
      "a pointer or range is not inside an allocation"},
+    {AG_ERROR_OUT_OF_RESOURCES, "AG_ERROR_OUT_OF_RESOURCES",
+     "the system refused a thread, file descriptor or other resource"},
     {AG_ERROR_UNKNOWN, "AG_ERROR_UNKNOWN", "unknown error"},
 };
 
@@ -48,6 +52,28 @@ const ResultText* find(ag_result code) {
 }
 
 }  // namespace
+
+ag_result fail_from_exception() noexcept {
+  ag_result code = AG_ERROR_UNKNOWN;
+  std::string what = "an exception of unknown type";
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    code = AG_ERROR_OUT_OF_MEMORY;
+    what = "out of host memory";
+  } catch (const std::system_error& e) {
+    code = AG_ERROR_OUT_OF_RESOURCES;
+    what = std::string("the system refused a resource: ") + e.what();
+  } catch (const std::exception& e) {
+    what = std::string("internal error: ") + e.what();
+  } catch (...) {
+  }
+  try {
+    return fail(code, "%s; nothing was changed", what.c_str());
+  } catch (...) {
+    return code;  // no memory even for the detail
+  }
+}
 
 void set_current_call(const char* function_name) {
   current_call = function_name;

@@ -12,6 +12,11 @@ void set_current_call(const char* function_name);
 // Records "<current call>: <formatted reason>" as this thread's detail and returns `code`.
 ag_result fail(ag_result code, const char* format, ...) __attribute__((format(printf, 2, 3)));
 
+// The result for the exception being handled (call it in a catch block): no exception crosses the
+// C ABI. std::bad_alloc is AG_ERROR_OUT_OF_MEMORY, std::system_error (a thread the system would
+// not start) AG_ERROR_OUT_OF_RESOURCES, anything else AG_ERROR_UNKNOWN; the detail says which.
+ag_result fail_from_exception() noexcept;
+
 const char* result_name(ag_result code);  // nullptr for an unknown code
 const char* result_description(ag_result code);
 const char* last_error_detail();

@@ -1,5 +1,6 @@
 // Error paths of module loading, functions, their parameter layout and kernel launch.
 #include <elf.h>
+#include <unistd.h>
 
 #include <climits>
 #include <cstddef>
@@ -106,8 +107,9 @@ TEST_F(ModuleErrorTest, LoadRejectsBadPathsAndArguments) {
   const std::pair<const char*, ag_result> paths[] = {
       {"/nonexistent/anygpu/missing.so", AG_ERROR_FILE_NOT_FOUND},
       {"", AG_ERROR_FILE_NOT_FOUND},
-      {"/", AG_ERROR_FILE_NOT_FOUND},  // a directory cannot be read
-      {"/dev/null", AG_ERROR_INVALID_IMAGE},
+      {"/", AG_ERROR_FILE_NOT_FOUND},          // a directory cannot be read
+      {"/dev/null", AG_ERROR_FILE_NOT_FOUND},  // not a regular file
+      {"/dev/zero", AG_ERROR_FILE_NOT_FOUND},  // issue 15, defect 2: read until bad_alloc before
       {garbage_path.c_str(), AG_ERROR_INVALID_IMAGE}};
   for (const auto& path : paths) {
     SCOPED_TRACE(path.first);
@@ -116,6 +118,21 @@ TEST_F(ModuleErrorTest, LoadRejectsBadPathsAndArguments) {
     EXPECT_TRUE(loaded.intact());
   }
   remove(garbage_path.c_str());
+  Sentinel<ag_module> out;
+  EXPECT_FAILS(AG_ERROR_FILE_NOT_FOUND, agModuleLoad(device, "/", out.get()));
+  EXPECT_NE(std::string::npos, anygpu_test::last_detail().find("/ is a directory"))
+      << anygpu_test::last_detail();
+  // A file past the 1 GiB limit (sparse: nothing is written) is refused before it is read.
+  const std::string huge_path = ::testing::TempDir() + "anygpu_api_errors_huge.bin";
+  FILE* huge = fopen(huge_path.c_str(), "wb");
+  ASSERT_NE(nullptr, huge);
+  ASSERT_EQ(0, ftruncate(fileno(huge), (off_t{1} << 30) + 1));
+  fclose(huge);
+  EXPECT_FAILS(AG_ERROR_INVALID_IMAGE, agModuleLoad(device, huge_path.c_str(), out.get()));
+  EXPECT_NE(std::string::npos, anygpu_test::last_detail().find("more than the 1073741824"))
+      << anygpu_test::last_detail();
+  EXPECT_TRUE(out.intact());
+  remove(huge_path.c_str());
   expect_invalid_handles<ag_device>("agModuleLoad", [](ag_device bad) {
     return with_untouched_output<ag_module>(
         [&](ag_module* out) { return agModuleLoad(bad, ANYGPU_TEST_KERNELS_PATH, out); });
