@@ -53,25 +53,30 @@ const ResultText* find(ag_result code) {
 
 }  // namespace
 
+namespace {
+
+// fail() for the exception handlers below: if even the detail cannot be stored, the code alone.
+ag_result fail_quietly(ag_result code, const char* what, const char* reason) noexcept {
+  try {
+    return fail(code, "%s%s; nothing was changed", what, reason);
+  } catch (...) {
+    return code;
+  }
+}
+
+}  // namespace
+
 ag_result fail_from_exception() noexcept {
-  ag_result code = AG_ERROR_UNKNOWN;
-  std::string what = "an exception of unknown type";
   try {
     throw;
   } catch (const std::bad_alloc&) {
-    code = AG_ERROR_OUT_OF_MEMORY;
-    what = "out of host memory";
+    return fail_quietly(AG_ERROR_OUT_OF_MEMORY, "out of host memory", "");
   } catch (const std::system_error& e) {
-    code = AG_ERROR_OUT_OF_RESOURCES;
-    what = std::string("the system refused a resource: ") + e.what();
+    return fail_quietly(AG_ERROR_OUT_OF_RESOURCES, "the system refused a resource: ", e.what());
   } catch (const std::exception& e) {
-    what = std::string("internal error: ") + e.what();
+    return fail_quietly(AG_ERROR_UNKNOWN, "internal error: ", e.what());
   } catch (...) {
-  }
-  try {
-    return fail(code, "%s; nothing was changed", what.c_str());
-  } catch (...) {
-    return code;  // no memory even for the detail
+    return fail_quietly(AG_ERROR_UNKNOWN, "internal error: an exception of unknown type", "");
   }
 }
 
