@@ -11,8 +11,10 @@
 # Targets, each from the C++ sources (C sources, AG_KERNEL_C, are host-only):
 #   host     a shared object for this machine (the CPU backend), built by the project's compiler
 #            with its flags; always built. Also left as ${CMAKE_BINARY_DIR}/kernels/<image>.host.so.
-#            With the barrier pass (ANYGPU_CPU_BARRIER_PASS, in anygpu's own build), its C++ sources
-#            are built by clang++-19 with the pass plugin instead (docs/cpu-barrier-pass.md).
+#            With the barrier pass (ANYGPU_CPU_BARRIER_PASS: anygpu's own build's plugin, or the
+#            one an installed package carries), its C++ sources are built by clang++-19 with the
+#            pass plugin instead (docs/cpu-barrier-pass.md). Configure says which way each image
+#            is built, and why.
 #   PTX      one per sm_ level (PTX_ARCHS, default ANYGPU_PTX_ARCHS), clang-19 in CUDA mode.
 #   cubin    from that PTX with ptxas, for ANYGPU_CUBIN_ARCHS, only where a CUDA toolkit is found.
 #   AMD      one code object per target id (AMDGPU_TARGETS, default ANYGPU_AMDGPU_TARGETS: gfx90a,
@@ -33,6 +35,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/anygpuInstallDirs.cmake" OPTIONAL)
 if(DEFINED _ANYGPU_INSTALLED_INCLUDE_DIR)
   set(_anygpu_default_include "${_ANYGPU_INSTALLED_INCLUDE_DIR}")
   set(_ANYGPU_INSTALLED_PACK "${_ANYGPU_INSTALLED_PACK}" CACHE INTERNAL "")
+  set(_ANYGPU_INSTALLED_BARRIER_PASS "${_ANYGPU_INSTALLED_BARRIER_PASS}" CACHE INTERNAL "")
 elseif(EXISTS "${CMAKE_CURRENT_LIST_DIR}/../include/anygpu/kernel.h")
   set(_anygpu_default_include "${CMAKE_CURRENT_LIST_DIR}/../include")
 else()
@@ -226,9 +229,44 @@ function(_anygpu_add_spirv out name sources)
   set(${out} "${output}" PARENT_SCOPE)
 endfunction()
 
+# The barrier pass plugin host code objects are built with: this build's (the target
+# anygpu_barrier_pass), else an installed package's; <out> is empty and <reason> says why when
+# there is none.
+function(_anygpu_barrier_pass_plugin out reason)
+  set(${out} "" PARENT_SCOPE)
+  if(NOT ANYGPU_CPU_BARRIER_PASS)
+    set(why "ANYGPU_CPU_BARRIER_PASS is OFF")
+    if(CMAKE_CXX_FLAGS MATCHES "-fsanitize")
+      string(APPEND why " (its default under sanitizers: the pass's build is not instrumented)")
+    endif()
+    set(${reason} "${why}" PARENT_SCOPE)
+  elseif(TARGET anygpu_barrier_pass)
+    get_target_property(plugin anygpu_barrier_pass ANYGPU_PLUGIN_FILE)
+    set(${out} "${plugin}" PARENT_SCOPE)
+  elseif(NOT _ANYGPU_INSTALLED_INCLUDE_DIR)
+    set(${reason} "anygpu's build has no barrier pass (its configure output says why)"
+      PARENT_SCOPE)
+  elseif(NOT _ANYGPU_INSTALLED_BARRIER_PASS)
+    string(CONCAT why "this anygpu was installed without the barrier pass plugin (built "
+      "without llvm-19-dev, or with sanitizers)")
+    set(${reason} "${why}" PARENT_SCOPE)
+  elseif(NOT EXISTS "${_ANYGPU_INSTALLED_BARRIER_PASS}")
+    set(${reason} "the installed plugin ${_ANYGPU_INSTALLED_BARRIER_PASS} is missing" PARENT_SCOPE)
+  elseif(NOT EXISTS "${ANYGPU_HOST_CLANG}")
+    string(CONCAT why "clang++-19, which loads the plugin, was not found (install clang-19 or "
+      "set ANYGPU_HOST_CLANG)")
+    set(${reason} "${why}" PARENT_SCOPE)
+  else()
+    set(${out} "${_ANYGPU_INSTALLED_BARRIER_PASS}" PARENT_SCOPE)
+  endif()
+endfunction()
+
 # The C++ host sources as objects built by clang++-19 with the barrier pass; C sources as they are.
-function(_anygpu_host_pass_objects out name sources)
-  get_target_property(plugin anygpu_barrier_pass ANYGPU_PLUGIN_FILE)
+function(_anygpu_host_pass_objects out name sources plugin)
+  set(plugin_target "")
+  if(TARGET anygpu_barrier_pass)
+    set(plugin_target anygpu_barrier_pass)
+  endif()
   set(objects "")
   set(index 0)
   foreach(source ${sources})
@@ -244,7 +282,7 @@ function(_anygpu_host_pass_objects out name sources)
               -Wno-pass-failed -DANYGPU_WORKITEM_LOOPS "-fpass-plugin=${plugin}"
               -I${ANYGPU_KERNEL_INCLUDE_DIR} -I${CMAKE_CURRENT_SOURCE_DIR}
               -MD -MT "${object}" -MF "${object}.d" -c "${source}" -o "${object}"
-      DEPENDS "${source}" anygpu_barrier_pass "${plugin}" DEPFILE "${object}.d"
+      DEPENDS "${source}" ${plugin_target} "${plugin}" DEPFILE "${object}.d"
       COMMENT "anygpu kernels: host ${stem} with the barrier pass" VERBATIM)
     list(APPEND objects "${object}")
     math(EXPR index "${index} + 1")
@@ -256,8 +294,13 @@ endfunction()
 # pass's objects.
 function(_anygpu_add_host out name sources)
   set(host_target anygpu_kernels_${name}_host)
-  if(ANYGPU_CPU_BARRIER_PASS AND TARGET anygpu_barrier_pass)
-    _anygpu_host_pass_objects(sources "${name}" "${sources}")
+  _anygpu_barrier_pass_plugin(plugin reason)
+  if(plugin)
+    _anygpu_host_pass_objects(sources "${name}" "${sources}" "${plugin}")
+    message(STATUS "anygpu kernels: ${name}: host code object with the barrier pass (${plugin})")
+  else()
+    message(STATUS "anygpu kernels: ${name}: host code object without the barrier pass, kernels "
+      "with barriers run on fibers: ${reason}")
   endif()
   add_library(${host_target} MODULE ${sources})
   set_target_properties(${host_target} PROPERTIES LINKER_LANGUAGE CXX)

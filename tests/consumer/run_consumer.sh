@@ -4,6 +4,9 @@
 # build dir: find_package (anygpu::anygpu), pkg-config (PkgConfig::ANYGPU) and static
 # (anygpu::anygpu_static). Each run must print OK on the CPU device; the shared ones must load the
 # installed libanygpu.so.0, the static one must not need it at all.
+# With ANYGPU_EXPECT_BARRIER_PASS=1 (the build tree has the barrier pass), the installation must
+# carry the pass plugin and every consumer must build its host code object with it, as the build
+# tree does; otherwise configure must say why it does without.
 # Usage: run_consumer.sh ANYGPU_BUILD_DIR WORK_DIR [cmake arguments for the consumer...]
 #   WORK_DIR is removed first; it holds the prefix (WORK_DIR/prefix) and the consumer builds.
 #   The arguments (generator, compilers, flags: sanitizer flags when the library has them) go to
@@ -63,6 +66,12 @@ soname=$(readelf -d "$libdir/libanygpu.so.0" | sed -n 's/.*(SONAME).*\[\(.*\)\]/
 real=$(readlink -f "$libdir/libanygpu.so.0")
 [[ $(basename "$real") =~ ^libanygpu\.so\.0\.[0-9]+\.[0-9]+$ ]] ||
   fail "libanygpu.so.0 -> $(basename "$real"), expected libanygpu.so.0.<minor>.<patch>"
+plugin=$libdir/anygpu/libanygpu_barrier_pass.so
+expect_pass=${ANYGPU_EXPECT_BARRIER_PASS:-0}
+if [ "$expect_pass" = 1 ]; then
+  expect_file "$plugin"
+  echo "ok: the barrier pass plugin ${plugin#"$prefix"/}"
+fi
 echo "ok: headers, libanygpu.so -> libanygpu.so.0 -> $(basename "$real") (SONAME $soname)," \
   "libanygpu.a, bin/anygpu-info, bin/anygpu-pack, cmake/anygpu, pkgconfig/anygpu.pc"
 # The installed anygpu-info runs and finds the installed library (its RUNPATH).
@@ -88,6 +97,21 @@ for mode in find_package pkg-config static; do
   run "$cmake" --build "$consumer_build" -j "$jobs" > "$consumer_build.build.log" 2>&1 ||
     { cat "$consumer_build.build.log"; fail "$mode: building the consumer failed"; }
   program=$consumer_build/consumer
+  # The host code object is built as the build tree builds its own: with the installed pass.
+  host_so=$consumer_build/kernels/consumer_kernels.host.so
+  if [ "$expect_pass" = 1 ]; then
+    used=$(sed -n 's/^-- anygpu kernels: consumer_kernels: host code object with the barrier pass (\(.*\))$/\1/p' \
+      "$consumer_build.configure.log")
+    [ -n "$used" ] && [ "$used" -ef "$plugin" ] ||
+      fail "$mode: configure did not build the host code object with the installed barrier pass"
+    nm -D --defined-only "$host_so" | grep -q ' agk_wi_block_scale' ||
+      fail "$mode: $host_so has no work-item loops (agk_wi_block_scale): the pass did not run"
+    echo "ok: host code object built with the installed barrier pass"
+  else
+    grep -E "consumer_kernels: host code object without the barrier pass" \
+      "$consumer_build.configure.log" ||
+      fail "$mode: configure did not say why the host code object is built without the pass"
+  fi
   # The installed package and tools were used, not the build tree's.
   case $mode in
     find_package | static)
