@@ -163,6 +163,26 @@ std::vector<Case> cases() {
                    launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
                    return std::vector<Bytes>{bytes_of(out)};
                  }});
+  all.push_back({"shared_histogram", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 5000;
+                   unsigned bins = 37, grid = 5;
+                   std::vector<unsigned> values(n);
+                   for (int i = 0; i < n; ++i) values[i] = (unsigned)(i * 2654435761u) >> 8;
+                   DeviceBuffer<unsigned> in(d, values);
+                   DeviceBuffer<unsigned> counts(d, std::vector<unsigned>(grid * bins, 7));
+                   DeviceBuffer<unsigned> largest(d, std::vector<unsigned>(grid, 7));
+                   void* p[] = {&n, in.param(), &bins, counts.param(), largest.param()};
+                   launch(f, {grid, 1, 1}, b, p);
+                   // Not only equal to the fiber run: right, since either way could lose a count.
+                   std::vector<unsigned> total(bins, 0), got_total(bins, 0);
+                   for (unsigned v : values) ++total[v % bins];
+                   const std::vector<unsigned> got = counts.download();
+                   for (unsigned block = 0; block < grid; ++block)
+                     for (unsigned bin = 0; bin < bins; ++bin)
+                       got_total[bin] += got[block * bins + bin];
+                   EXPECT_EQ(total, got_total) << "block shape " << shape_name(b);
+                   return std::vector<Bytes>{bytes_of(counts), bytes_of(largest)};
+                 }});
   all.push_back({"index3d", any_shape, [](ag_device d, ag_function f, const Shape& b) {
                    int nx = 19, ny = 11, nz = 9;
                    DeviceBuffer<int> out(d, std::vector<int>(nx * ny * nz, -1));

@@ -109,6 +109,14 @@ std::string rewrite(Function& entry, FunctionAnalysisManager& analyses) {
     why = prepare(entry, prepared);
   }
   if (why.empty()) why = build_loops(entry, prepared);
+  // After the loops: the plain accesses it leaves carry no parallel mark, so the vectorizer
+  // checks them itself (two threads may add to the same shared counter).
+  if (why.empty()) {
+    const unsigned lowered = lower_block_local_atomics(entry);
+    if (lowered && verbosity() >= 1)
+      errs() << "anygpu barrier pass: " << entry.getName() << ": " << lowered
+             << " shared-memory atomics made plain\n";
+  }
   if (why.empty() && verifyFunction(entry, &errs()))
     why = "internal error: the rewritten entry does not verify";
   analyses.invalidate(entry, PreservedAnalyses::none());

@@ -51,6 +51,10 @@ std::string prepare(llvm::Function& entry, Prepared& out);
 // threads. Returns why it cannot, or an empty string.
 std::string build_loops(llvm::Function& entry, const Prepared& prepared);
 
+// Makes the atomics on thread-local storage (a block's shared memory) plain read-modify-writes:
+// no other OS thread can see them. Returns how many it lowered.
+unsigned lower_block_local_atomics(llvm::Function& entry);
+
 // Takes back the parallel mark of thread loops that still touch a stack slot every thread shares
 // (a private array the cleanup could not make registers): their iterations would clobber it.
 void drop_unsafe_parallel_marks(llvm::Function& entry, llvm::FunctionAnalysisManager& analyses);
