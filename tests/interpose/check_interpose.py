@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -318,6 +319,50 @@ def dump(args):
               f"{match.group(2)} with that format")
         with open(os.path.join(dump_dir, name), "rb") as a, open(expected, "rb") as b:
             check(a.read() == b.read(), f"{name} differs from the image loaded")
+
+
+# The calls `driver_api_program crash HOW` makes before it crashes.
+CRASH_CALLS = {"cuInit": 1, "cuDeviceGet": 1, "cuDevicePrimaryCtxRetain": 1, "cuCtxSetCurrent": 1,
+               "cuMemAlloc_v2": 2}
+
+
+def signal_markers(path):
+    with open(path) as file:
+        return [e["name"] for e in json.load(file)["traceEvents"] if e.get("cat") == "signal"]
+
+
+def crash(args):
+    """A program that crashes leaves a closed trace holding its calls and a mark of the signal, and
+    the statistics so far; it still ends with its own signal, through its own handler where it set
+    one after the interposer's. A handler that recovers gets a trace that goes on."""
+    # ASan would take SIGSEGV itself, report and exit 1: the program's signal is what is tested.
+    environment = {"ASAN_OPTIONS": "handle_segv=0:handle_abort=0"} if args.asan else {}
+    for how, number in (("segv", signal.SIGSEGV), ("abort", signal.SIGABRT),
+                        ("handled", signal.SIGSEGV)):
+        trace = os.path.join(args.work_dir, how + ".json")
+        stats = os.path.join(args.work_dir, how + ".txt")
+        done = traced(args, ["--trace", trace, "--stats=" + stats], [args.driver_program, "crash", how],
+                      environment=environment, expected_status=-number)
+        check(names(load_trace(trace)) == collections.Counter(CRASH_CALLS),
+              f"{how}: traced calls {dict(names(load_trace(trace)))}, expected {CRASH_CALLS}")
+        check(signal_markers(trace) == [number.name], f"{how}: signal events {signal_markers(trace)}")
+        text = read(stats)
+        check(f"so far, at signal {number.name}" in text, f"{how}: the statistics do not say the signal")
+        table, device, _ = parse_stats(text)
+        counts = {name: row[0] for name, row in table.items()}
+        check(counts == CRASH_CALLS, f"{how}: statistics count {counts}, expected {CRASH_CALLS}")
+        check(device[1:] == (2, 3072), f"{how}: never freed {device[1:]}, expected (2, 3072)")
+        if how == "handled":
+            check("application handler ran" in done.stdout, "the program's own handler did not run")
+    trace, stats = os.path.join(args.work_dir, "recover.json"), os.path.join(args.work_dir, "recover.txt")
+    done = traced(args, ["--trace", trace, "--stats=" + stats], [args.driver_program, "crash", "recover"],
+                  environment=environment)
+    check("after recovery cuMemAlloc result 0" in done.stdout, "the program did not recover")
+    check(names(load_trace(trace))["cuMemAlloc_v2"] == 3, "the trace stopped at the recovered signal")
+    check(signal_markers(trace) == ["SIGSEGV"], f"recover: signal events {signal_markers(trace)}")
+    table, _, _ = parse_stats(read(stats))
+    check(table["cuMemAlloc_v2"][0] == 3 and "so far" not in read(stats),
+          "recover: the statistics are not those of the normal exit")
 
 
 def launcher_refuses_bad_options(args):
