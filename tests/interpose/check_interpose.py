@@ -380,6 +380,26 @@ def launcher_refuses_bad_options(args):
     for options in bad:
         done = run(args, [args.trace_tool] + options, expected_status=2)
         check(done.stderr.startswith("anygpu-trace: "), f"no message for {options}")
+    # Each refused with a message that says what is wrong.
+    not_elf = os.path.join(args.work_dir, "not-elf.so")
+    with open(not_elf, "w") as file:
+        file.write("not a library\n")
+    truncated = os.path.join(args.work_dir, "truncated.so")
+    with open(args.library, "rb") as source, open(truncated, "wb") as file:
+        file.write(source.read(20))
+    named = [(["--fault", "cuMemAlloc:nth=1:nth=2"], "nth= is given twice"),
+             (["--fault", "cuMemAlloc:p=0.5:error=2:p=0.1"], "p= is given twice"),
+             (["--fault", "cuMemAlloc:seed=7"], "seed without p"),
+             (["--fault", "cuMemAlloc:error=-2"], "error must be a positive number"),
+             (["--fault", "hipMalloc:error=-1:when=after"], "error must be a positive number"),
+             (["--library", not_elf], "not an ELF file"),
+             (["--library", truncated], "not an ELF file"),
+             (["--library", args.work_dir], "not a regular file"),
+             (["--library", args.driver_program], "not a shared object")]
+    for options, message in named:
+        done = run(args, [args.trace_tool] + options + ["--", args.driver_program], expected_status=2)
+        check(done.stderr.startswith("anygpu-trace: ") and message in done.stderr,
+              f"{options}: no message saying '{message}'")
     run(args, [args.trace_tool, "--", "/nonexistent/program"], expected_status=127)
     run(args, [args.trace_tool, "--help"])
     run(args, [args.trace_tool, "--stats=" + os.path.join(args.work_dir, "s.txt"), "--",
