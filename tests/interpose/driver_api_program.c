@@ -14,7 +14,7 @@
  *   driver_api_program launch PTX     saxpy from the PTX file, launched as a module's function
  *                                     and as a library's kernel (the CUDA Runtime's way)
  *   driver_api_program crash HOW      setup and two allocations, then it crashes: HOW is segv (a
- *                                     write through NULL), abort, handled (a SIGSEGV handler of
+ *                                     write near NULL), abort, handled (a SIGSEGV handler of
  *                                     its own, set after the interposer's, sets the default back
  *                                     and returns to the fault) or recover (the handler jumps
  *                                     back; one more allocation, then a normal exit) */
@@ -377,7 +377,10 @@ static int crash(const char* how) {
   CUdeviceptr first = 0, second = 0;
   printf("cuMemAlloc result %d\n", cuMemAlloc_v2(&first, 1024));
   printf("cuMemAlloc result %d\n", cuMemAlloc_v2(&second, 2048));
-  int* volatile nowhere = NULL;
+  /* Address 16, in the unmapped page at 0, as a field of a NULL struct pointer would be: a real
+   * fault, where a write through NULL itself would be stopped first by UBSan (the asan preset). */
+  volatile uintptr_t address = 16;
+  int* nowhere = (int*)address;
   if (strcmp(how, "abort") == 0) abort();
   if (strcmp(how, "handled") == 0) signal(SIGSEGV, default_again);
   if (strcmp(how, "recover") == 0) {
@@ -393,7 +396,7 @@ static int crash(const char* how) {
     }
   }
   *nowhere = 1;
-  printf("the write through NULL did not fault\n");
+  printf("the write to address 16 did not fault\n");
   return 1;
 }
 
