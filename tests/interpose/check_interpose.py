@@ -335,8 +335,11 @@ def crash(args):
     """A program that crashes leaves a closed trace holding its calls and a mark of the signal, and
     the statistics so far; it still ends with its own signal, through its own handler where it set
     one after the interposer's. A handler that recovers gets a trace that goes on."""
-    # ASan would take SIGSEGV itself, report and exit 1: the program's signal is what is tested.
-    environment = {"ASAN_OPTIONS": "handle_segv=0:handle_abort=0"} if args.asan else {}
+    # A sanitizer would take SIGSEGV itself, report and exit: the program's signal is what is
+    # tested (ASan in the asan preset; TSan, should the scenario run in the tsan build).
+    environment = {"TSAN_OPTIONS": "handle_segv=0:handle_abort=0"}
+    if args.asan:
+        environment["ASAN_OPTIONS"] = "handle_segv=0:handle_abort=0"
     for how, number in (("segv", signal.SIGSEGV), ("abort", signal.SIGABRT),
                         ("handled", signal.SIGSEGV)):
         trace = os.path.join(args.work_dir, how + ".json")
