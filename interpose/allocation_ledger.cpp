@@ -1,15 +1,18 @@
 #include "interpose/allocation_ledger.h"
 
+#include <atomic>
 #include <mutex>
 #include <unordered_map>
 
 namespace anygpu::intercept {
 namespace {
 
+// The counts are atomics, changed under the mutex, so that a crash handler reads them without it.
 struct Ledger {
   std::unordered_map<uint64_t, uint64_t> live[2];
-  uint64_t current_bytes[2] = {0, 0};
-  uint64_t peak_bytes[2] = {0, 0};
+  std::atomic<uint64_t> live_count[2] = {0, 0};
+  std::atomic<uint64_t> current_bytes[2] = {0, 0};
+  std::atomic<uint64_t> peak_bytes[2] = {0, 0};
 };
 
 std::mutex g_mutex;
@@ -26,9 +29,10 @@ void ledger_allocated(MemoryKind kind, uint64_t pointer, uint64_t bytes) {
     g_ledger->current_bytes[k] -= entry->second;
     entry->second = bytes;
   }
+  g_ledger->live_count[k] = g_ledger->live[k].size();
   g_ledger->current_bytes[k] += bytes;
   if (g_ledger->current_bytes[k] > g_ledger->peak_bytes[k])
-    g_ledger->peak_bytes[k] = g_ledger->current_bytes[k];
+    g_ledger->peak_bytes[k] = g_ledger->current_bytes[k].load();
 }
 
 void ledger_freed(MemoryKind kind, uint64_t pointer) {
@@ -38,14 +42,14 @@ void ledger_freed(MemoryKind kind, uint64_t pointer) {
   if (entry == g_ledger->live[k].end()) return;
   g_ledger->current_bytes[k] -= entry->second;
   g_ledger->live[k].erase(entry);
+  g_ledger->live_count[k] = g_ledger->live[k].size();
 }
 
 LedgerSummary ledger_summary() {
   LedgerSummary summary;
-  std::lock_guard<std::mutex> lock(g_mutex);
   for (int k = 0; k < 2; ++k) {
     summary.peak_bytes[k] = g_ledger->peak_bytes[k];
-    summary.live_count[k] = g_ledger->live[k].size();
+    summary.live_count[k] = g_ledger->live_count[k];
     summary.live_bytes[k] = g_ledger->current_bytes[k];
   }
   return summary;
@@ -59,7 +63,12 @@ void unlock_ledger() {
 }
 
 void reset_ledger() {
-  *g_ledger = Ledger();
+  for (int k = 0; k < 2; ++k) {
+    g_ledger->live[k].clear();
+    g_ledger->live_count[k] = 0;
+    g_ledger->current_bytes[k] = 0;
+    g_ledger->peak_bytes[k] = 0;
+  }
 }
 
 }  // namespace anygpu::intercept

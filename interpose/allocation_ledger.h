@@ -19,6 +19,7 @@ struct LedgerSummary {
 void ledger_allocated(MemoryKind kind, uint64_t pointer, uint64_t bytes);
 // Freeing a pointer the ledger does not hold (allocated before tracing began) changes nothing.
 void ledger_freed(MemoryKind kind, uint64_t pointer);
+// Lock-free (async-signal-safe): the counts as of the last completed change.
 LedgerSummary ledger_summary();
 
 void lock_ledger();

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 
 namespace anygpu::intercept {
 
@@ -12,7 +11,10 @@ void record_call(int id, uint64_t nanoseconds, bool failed, bool injected, uint6
 void record_entry_point(const char* symbol, bool wrapped);
 // Calls recorded so far (a process that made none writes no statistics).
 long recorded_calls();
-void write_stats(FILE* out, long pid);
+// The table, to `fd`. `occasion` null: at exit; else said after the heading (a crash handler's
+// "so far, at signal SIGSEGV"), and then it is async-signal-safe: write(2) only, no lock waited
+// for.
+void write_stats(int fd, long pid, const char* occasion);
 
 void lock_stats();
 void unlock_stats();

@@ -1,5 +1,6 @@
 #include "interpose/fault_spec.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -56,11 +57,15 @@ std::string parse_one(const std::string& text, FaultSpec* spec) {
   if (spec->function.empty()) return "no function name";
   if (!api_of(spec->function, &api))
     return "'" + spec->function + "' is not a function anygpu-intercept wraps";
+  std::vector<std::string> keys;  // given so far: each key once, a second is a mistake
   for (size_t i = 1; i < fields.size(); ++i) {
     std::string field = trim(fields[i]);
     size_t equals = field.find('=');
     if (equals == std::string::npos) return "'" + field + "' is not key=value";
     std::string key = field.substr(0, equals), value = field.substr(equals + 1);
+    for (const std::string& given : keys)
+      if (given == key) return key + "= is given twice";
+    keys.push_back(key);
     long long number = 0;
     if (key == "nth") {
       if (!parse_integer(value, 1, INT_MAX, &number)) return "nth must be a whole number >= 1";
@@ -80,6 +85,8 @@ std::string parse_one(const std::string& text, FaultSpec* spec) {
         if (!parse_integer(value, INT_MIN, INT_MAX, &number))
           return "error '" + value + "' is neither a number nor a " +
                  (api == Api::cuda ? "CUresult" : "hipError_t") + " name";
+        // Every CUresult and hipError_t is positive; a negative one is a typing mistake.
+        if (number < 0) return "error must be a positive number (or a name), not " + value;
         result = static_cast<int>(number);
       }
       if (result == 0) return "error must not be success (0)";
@@ -92,6 +99,8 @@ std::string parse_one(const std::string& text, FaultSpec* spec) {
     }
   }
   if (spec->nth > 0 && spec->probability >= 0.0) return "nth and p exclude each other";
+  if (std::find(keys.begin(), keys.end(), "seed") != keys.end() && spec->probability < 0.0)
+    return "seed without p (the seed chooses which calls p fails)";
   return "";
 }
 

@@ -1,6 +1,8 @@
 // The interposer's life in a process: settings read at load, the outputs written at exit
-// (a destructor, so calls from the program's atexit handlers are in), and fork: no lock of the
-// interposer is held across it, and the child starts with fresh counts, events and trace file.
+// (a destructor, so calls from the program's atexit handlers are in) or when it crashes
+// (crash_handler.h), and fork: no lock of the interposer is held across it, and the child starts
+// with fresh counts, events and trace file.
+#include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -11,6 +13,7 @@
 
 #include "interpose/allocation_ledger.h"
 #include "interpose/call_stats.h"
+#include "interpose/crash_handler.h"
 #include "interpose/fault_injector.h"
 #include "interpose/intercept.h"
 #include "interpose/kernel_names.h"
@@ -61,25 +64,27 @@ void after_fork_in_child() {
 void write_stats_output() {
   const Settings& config = settings();
   if (!config.stats || recorded_calls() == 0) return;
+  fflush(stderr);  // the table goes to the descriptor, after what the program wrote through stdio
   if (config.stats_file.empty()) {
-    write_stats(stderr, getpid());
+    write_stats(STDERR_FILENO, getpid(), nullptr);
     return;
   }
   std::string path = expand_pid(config.stats_file, getpid());
-  FILE* out = fopen(path.c_str(), "w");
-  if (!out) {
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
     report("cannot write the statistics to %s: %s; writing them to stderr", path.c_str(),
            strerror(errno));
-    write_stats(stderr, getpid());
+    write_stats(STDERR_FILENO, getpid(), nullptr);
     return;
   }
-  write_stats(out, getpid());
-  fclose(out);
+  write_stats(fd, getpid(), nullptr);
+  close(fd);
 }
 
 __attribute__((constructor)) void start() {
   if (!settings().any()) return;
   pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+  if (settings().trace || settings().stats) install_crash_handler();
 }
 
 __attribute__((destructor)) void finish() {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "interpose/launcher/library_check.h"
 #include "interpose/launcher/options.h"
 
 namespace anygpu::intercept {
@@ -79,6 +80,10 @@ int run(int argc, char** argv) {
     return fail(options.library.empty()
                     ? std::string("cannot find ") + kLibraryName + " next to anygpu-trace"
                     : "--library " + options.library + ": " + strerror(errno));
+  std::string problem = options.library.empty() ? "" : check_shared_object(library);
+  if (!problem.empty())
+    return fail("--library " + options.library + ": " + problem + "; it must be the interposer, " +
+                kLibraryName);
 
   std::string modes;
   for (auto [on, name] :

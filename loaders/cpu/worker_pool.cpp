@@ -8,16 +8,30 @@
 namespace anygpu::cpu {
 
 WorkerPool::WorkerPool(unsigned thread_count) : thread_count_(std::max(1u, thread_count)) {
-  for (unsigned i = 1; i < thread_count_; ++i) workers_.emplace_back([this] { worker_loop(); });
+  workers_.reserve(thread_count_ - 1);
+  try {
+    for (unsigned i = 1; i < thread_count_; ++i) workers_.emplace_back([this] { worker_loop(); });
+  } catch (...) {
+    // The system refused a thread (std::system_error): no destructor runs for a constructor that
+    // throws, and a joinable std::thread destroyed would end the process, so the workers already
+    // started are stopped here and the refusal goes on to the caller (agInit reports it).
+    stop_workers();
+    throw;
+  }
 }
 
 WorkerPool::~WorkerPool() {
+  stop_workers();
+}
+
+void WorkerPool::stop_workers() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
   work_available_.notify_all();
   for (std::thread& worker : workers_) worker.join();
+  workers_.clear();
 }
 
 // NOLINTNEXTLINE(performance-unnecessary-value-param): iterators are passed by value

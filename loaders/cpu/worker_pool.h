@@ -37,6 +37,7 @@ class WorkerPool {
   static void work_on(Job& job);
   void remove_job(std::deque<Job*>::iterator queued);  // with mutex_ held
   void worker_loop();
+  void stop_workers();  // tells every worker to stop and joins it
 
   unsigned thread_count_;
   std::mutex mutex_;

@@ -1,6 +1,8 @@
 #include "shim/core/registry.h"
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
 #include <mutex>
 
 #include "loaders/backend_list.h"
@@ -64,9 +66,13 @@ std::vector<const BackendDescriptor*> selected_backends(const std::string& selec
   return selected;
 }
 
+// Each device is in `registry.devices` as soon as its handle exists, so that a failed
+// initialisation can take back every handle it gave (forget_devices).
 void add_devices(Registry& registry, BackendRecord& record) {
+  registry.devices.reserve(registry.devices.size() + static_cast<size_t>(record.device_count));
   for (int i = 0; i < record.device_count; ++i) {
-    auto* device = new Device;  // lives as long as the process, like the driver
+    // Lives as long as the process, like the driver, once the registry is complete.
+    auto device = std::make_unique<Device>();
     device->ordinal = static_cast<int>(registry.devices.size());
     device->backend = record.descriptor;
     device->impl = &record.backend->device(i);
@@ -75,9 +81,18 @@ void add_devices(Registry& registry, BackendRecord& record) {
     device->properties.ordinal = device->ordinal;
     device->properties.backend = record.descriptor->kind;
     device->code_rules = record.descriptor->code_rules(device->impl->code_target());
-    device->handle = static_cast<ag_device>(handles().devices.insert(device));
-    registry.devices.push_back(device);
+    device->handle = static_cast<ag_device>(handles().devices.insert(device.get()));
+    registry.devices.push_back(device.release());  // reserved: cannot throw
   }
+}
+
+// Undoes add_devices for a registry that is not kept: no handle of it stays valid.
+void forget_devices(Registry& registry) {
+  for (Device* device : registry.devices) {
+    handles().devices.remove(device->handle);
+    delete device;
+  }
+  registry.devices.clear();
 }
 
 void initialise(Registry& registry) {
@@ -123,14 +138,25 @@ HandleTables& handles() {
   return *tables;
 }
 
+// Published only once complete. An initialisation that throws (the system refused a thread or
+// memory) leaves nothing behind: its devices' handles are taken back and its backends unloaded,
+// and the next call starts afresh. (A mutex, not std::call_once, whose exceptional path is not
+// dependable in every C++ library.)
 Registry& registry() {
-  static std::once_flag once;
-  static Registry* instance = nullptr;
-  std::call_once(once, [] {
-    instance = new Registry;  // never destroyed, as drivers are never unloaded
-    initialise(*instance);
-  });
-  return *instance;
+  static std::mutex mutex;
+  static std::atomic<Registry*> instance{nullptr};
+  if (Registry* ready = instance.load(std::memory_order_acquire)) return *ready;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (Registry* ready = instance.load(std::memory_order_relaxed)) return *ready;
+  auto fresh = std::make_unique<Registry>();
+  try {
+    initialise(*fresh);
+  } catch (...) {
+    forget_devices(*fresh);
+    throw;
+  }
+  instance.store(fresh.release(), std::memory_order_release);  // never destroyed, as drivers
+  return *instance.load(std::memory_order_relaxed);            // are never unloaded
 }
 
 Device* find_device(ag_device handle) {

@@ -1,4 +1,4 @@
-// The backends and devices of this process, found once on first use (std::call_once).
+// The backends and devices of this process, found once on first use.
 #pragma once
 
 #include <memory>
@@ -23,7 +23,9 @@ struct Registry {
   std::vector<Device*> devices;         // device order: by selected backend order
 };
 
-// Initialises on the first call, from any thread; never fails (a registry may have no device).
+// Initialises on the first call, from any thread (a registry may have no device). Throws only
+// what the system refused while initialising (std::bad_alloc, std::system_error); nothing of that
+// attempt remains, and the next call tries again.
 Registry& registry();
 
 // Looks a device handle up (initialising first). nullptr when invalid.

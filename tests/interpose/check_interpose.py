@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -320,6 +321,53 @@ def dump(args):
             check(a.read() == b.read(), f"{name} differs from the image loaded")
 
 
+# The calls `driver_api_program crash HOW` makes before it crashes.
+CRASH_CALLS = {"cuInit": 1, "cuDeviceGet": 1, "cuDevicePrimaryCtxRetain": 1, "cuCtxSetCurrent": 1,
+               "cuMemAlloc_v2": 2}
+
+
+def signal_markers(path):
+    with open(path) as file:
+        return [e["name"] for e in json.load(file)["traceEvents"] if e.get("cat") == "signal"]
+
+
+def crash(args):
+    """A program that crashes leaves a closed trace holding its calls and a mark of the signal, and
+    the statistics so far; it still ends with its own signal, through its own handler where it set
+    one after the interposer's. A handler that recovers gets a trace that goes on."""
+    # A sanitizer would take SIGSEGV itself, report and exit: the program's signal is what is
+    # tested (ASan in the asan preset; TSan, should the scenario run in the tsan build).
+    environment = {"TSAN_OPTIONS": "handle_segv=0:handle_abort=0"}
+    if args.asan:
+        environment["ASAN_OPTIONS"] = "handle_segv=0:handle_abort=0"
+    for how, number in (("segv", signal.SIGSEGV), ("abort", signal.SIGABRT),
+                        ("handled", signal.SIGSEGV)):
+        trace = os.path.join(args.work_dir, how + ".json")
+        stats = os.path.join(args.work_dir, how + ".txt")
+        done = traced(args, ["--trace", trace, "--stats=" + stats], [args.driver_program, "crash", how],
+                      environment=environment, expected_status=-number)
+        check(names(load_trace(trace)) == collections.Counter(CRASH_CALLS),
+              f"{how}: traced calls {dict(names(load_trace(trace)))}, expected {CRASH_CALLS}")
+        check(signal_markers(trace) == [number.name], f"{how}: signal events {signal_markers(trace)}")
+        text = read(stats)
+        check(f"so far, at signal {number.name}" in text, f"{how}: the statistics do not say the signal")
+        table, device, _ = parse_stats(text)
+        counts = {name: row[0] for name, row in table.items()}
+        check(counts == CRASH_CALLS, f"{how}: statistics count {counts}, expected {CRASH_CALLS}")
+        check(device[1:] == (2, 3072), f"{how}: never freed {device[1:]}, expected (2, 3072)")
+        if how == "handled":
+            check("application handler ran" in done.stdout, "the program's own handler did not run")
+    trace, stats = os.path.join(args.work_dir, "recover.json"), os.path.join(args.work_dir, "recover.txt")
+    done = traced(args, ["--trace", trace, "--stats=" + stats], [args.driver_program, "crash", "recover"],
+                  environment=environment)
+    check("after recovery cuMemAlloc result 0" in done.stdout, "the program did not recover")
+    check(names(load_trace(trace))["cuMemAlloc_v2"] == 3, "the trace stopped at the recovered signal")
+    check(signal_markers(trace) == ["SIGSEGV"], f"recover: signal events {signal_markers(trace)}")
+    table, _, _ = parse_stats(read(stats))
+    check(table["cuMemAlloc_v2"][0] == 3 and "so far" not in read(stats),
+          "recover: the statistics are not those of the normal exit")
+
+
 def launcher_refuses_bad_options(args):
     bad = [["--fault", "cuMemAlloc:nth=0", "--", args.driver_program],
            ["--fault", "notAFunction", "--", args.driver_program],
@@ -335,6 +383,26 @@ def launcher_refuses_bad_options(args):
     for options in bad:
         done = run(args, [args.trace_tool] + options, expected_status=2)
         check(done.stderr.startswith("anygpu-trace: "), f"no message for {options}")
+    # Each refused with a message that says what is wrong.
+    not_elf = os.path.join(args.work_dir, "not-elf.so")
+    with open(not_elf, "w") as file:
+        file.write("not a library\n")
+    truncated = os.path.join(args.work_dir, "truncated.so")
+    with open(args.library, "rb") as source, open(truncated, "wb") as file:
+        file.write(source.read(20))
+    named = [(["--fault", "cuMemAlloc:nth=1:nth=2"], "nth= is given twice"),
+             (["--fault", "cuMemAlloc:p=0.5:error=2:p=0.1"], "p= is given twice"),
+             (["--fault", "cuMemAlloc:seed=7"], "seed without p"),
+             (["--fault", "cuMemAlloc:error=-2"], "error must be a positive number"),
+             (["--fault", "hipMalloc:error=-1:when=after"], "error must be a positive number"),
+             (["--library", not_elf], "not an ELF file"),
+             (["--library", truncated], "not an ELF file"),
+             (["--library", args.work_dir], "not a regular file"),
+             (["--library", args.driver_program], "not a shared object")]
+    for options, message in named:
+        done = run(args, [args.trace_tool] + options + ["--", args.driver_program], expected_status=2)
+        check(done.stderr.startswith("anygpu-trace: ") and message in done.stderr,
+              f"{options}: no message saying '{message}'")
     run(args, [args.trace_tool, "--", "/nonexistent/program"], expected_status=127)
     run(args, [args.trace_tool, "--help"])
     run(args, [args.trace_tool, "--stats=" + os.path.join(args.work_dir, "s.txt"), "--",

@@ -12,9 +12,16 @@
  *   driver_api_program modules DIR    loads PTX, a cubin and a wrapped fatbin; writes each image
  *                                     as it should be saved to DIR/expected-<n>.<extension>
  *   driver_api_program launch PTX     saxpy from the PTX file, launched as a module's function
- *                                     and as a library's kernel (the CUDA Runtime's way) */
+ *                                     and as a library's kernel (the CUDA Runtime's way)
+ *   driver_api_program crash HOW      setup and two allocations, then it crashes: HOW is segv (a
+ *                                     write near NULL), abort, handled (a SIGSEGV handler of
+ *                                     its own, set after the interposer's, sets the default back
+ *                                     and returns to the fault) or recover (the handler jumps
+ *                                     back; one more allocation, then a normal exit) */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,6 +354,52 @@ static int launch(const char* ptx_path) {
   return 0;
 }
 
+static sigjmp_buf g_recover_point;
+
+static void say(const char* text) {
+  ssize_t ignored = write(STDOUT_FILENO, text, strlen(text));
+  (void)ignored;
+}
+
+static void default_again(int sig) {
+  say("application handler ran\n");
+  signal(sig, SIG_DFL); /* returning re-runs the faulting write, which now ends the process */
+}
+
+static void jump_back(int sig) {
+  (void)sig;
+  say("application handler recovered\n");
+  siglongjmp(g_recover_point, 1);
+}
+
+static int crash(const char* how) {
+  if (start() != 0) return 1;
+  CUdeviceptr first = 0, second = 0;
+  printf("cuMemAlloc result %d\n", cuMemAlloc_v2(&first, 1024));
+  printf("cuMemAlloc result %d\n", cuMemAlloc_v2(&second, 2048));
+  /* Address 16, in the unmapped page at 0, as a field of a NULL struct pointer would be: a real
+   * fault, where a write through NULL itself would be stopped first by UBSan (the asan preset). */
+  volatile uintptr_t address = 16;
+  int* nowhere = (int*)address;
+  if (strcmp(how, "abort") == 0) abort();
+  if (strcmp(how, "handled") == 0) signal(SIGSEGV, default_again);
+  if (strcmp(how, "recover") == 0) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = jump_back;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSEGV, &action, NULL);
+    if (sigsetjmp(g_recover_point, 1) != 0) {
+      CUdeviceptr third = 0;
+      printf("after recovery cuMemAlloc result %d\n", cuMemAlloc_v2(&third, 4096));
+      return 0;
+    }
+  }
+  *nowhere = 1;
+  printf("the write to address 16 did not fault\n");
+  return 1;
+}
+
 int main(int argc, char** argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   const char* mode = argc > 1 ? argv[1] : "";
@@ -357,8 +410,10 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "matching") == 0 && argc > 2) return matching(argv[2]);
   if (strcmp(mode, "modules") == 0 && argc > 2) return modules(argv[2]);
   if (strcmp(mode, "launch") == 0 && argc > 2) return launch(argv[2]);
+  if (strcmp(mode, "crash") == 0 && argc > 2) return crash(argv[2]);
   fprintf(stderr,
-          "usage: %s sequence|proc-address|matching LIB|threads|fork|modules DIR|launch PTX\n",
+          "usage: %s sequence|proc-address|matching LIB|threads|fork|modules DIR|launch PTX|"
+          "crash segv|abort|handled|recover\n",
           argv[0]);
   return 2;
 }

@@ -38,8 +38,15 @@ void leave_to_fibers(Function& entry) {
 // ANYGPU_BARRIER_PASS_VERBOSE=1 names each kernel made into loops; 2 also prints its entry
 // before the rewrite.
 int verbosity() {
-  const char* value = getenv("ANYGPU_BARRIER_PASS_VERBOSE");
-  return value ? atoi(value) : 0;
+  static const int level = [] {
+    const char* value = getenv("ANYGPU_BARRIER_PASS_VERBOSE");
+    if (!value || !*value) return 0;
+    if (value[0] >= '0' && value[0] <= '2' && value[1] == '\0') return value[0] - '0';
+    errs() << "anygpu barrier pass: ANYGPU_BARRIER_PASS_VERBOSE=" << value
+           << " is not 0, 1 or 2; using 0\n";
+    return 0;
+  }();
+  return level;
 }
 
 }  // namespace
