@@ -67,13 +67,14 @@ void CpuStream::enqueue_memset(void* dst, unsigned char value, size_t bytes) {
 }
 
 void CpuStream::enqueue_record(CpuEvent* event) {
-  const uint64_t generation = event->issue_record();
   event->retain();
   std::unique_lock<std::mutex> lock(mutex_);
   Command& command = reserve(lock);
   command.kind = Kind::record;
   command.event = event;
-  command.generation = generation;
+  // Issued only once the record has its place in the ring: a wait for this generation, queued
+  // meanwhile on this stream, could otherwise fill the ring and keep the record out for good.
+  command.generation = event->issue_record();
   publish(lock);
 }
 
