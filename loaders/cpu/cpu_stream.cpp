@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "host_module.h"
 #include "spin_wait.h"
 #include "worker_pool.h"
 
@@ -43,6 +44,7 @@ void CpuStream::enqueue_launch(const LaunchPacket& packet) {
     command.argument_pointers[i] = command.arguments + layout[i].offset;
   }
   command.packet.params = command.argument_pointers;
+  packet.kernel->module->retain();  // released once run: the module may be unloaded meanwhile
   publish(lock);
 }
 
@@ -108,9 +110,12 @@ bool CpuStream::idle() {
 
 void CpuStream::execute(Command& command) {
   switch (command.kind) {
-    case Kind::launch:
+    case Kind::launch: {
+      HostModule* module = command.packet.kernel->module;
       pool_.run(command.packet);
+      module->release();
       break;
+    }
     case Kind::copy:
       memmove(command.dst, command.src, command.bytes);
       break;

@@ -125,8 +125,8 @@ ag_result agModuleUnload(ag_module module) try {
     functions.swap(m->functions);
   }
   for (const auto& named : functions) delete handles().functions.remove(named.second);
-  ag_result r = m->device->impl->synchronize();  // queued launches may still use the code
-  if (r == AG_SUCCESS) r = m->device->impl->module_unload(m->native);
+  // The backend keeps the code alive for launches still queued (backend.h).
+  const ag_result r = m->device->impl->module_unload(m->native);
   delete m;
   return r;
 } catch (...) {
