@@ -14,6 +14,12 @@
  *    reason; the call has changed nothing it was given.
  *  - Every function may be called from any thread. Initialisation is lazy and happens once; agInit
  *    may be called explicitly.
+ *  - Destroying a handle while other threads are inside calls with it is safe: the handle is
+ *    invalid at once (calls that start later get AG_ERROR_INVALID_HANDLE), and the destroy waits
+ *    for the calls already inside to return before it frees the object. A call racing a destroy
+ *    thus returns its normal result or AG_ERROR_INVALID_HANDLE.
+ *  - No call holds a lock of the runtime while it waits for device work: a thread waiting for a
+ *    kernel never blocks other threads creating or destroying other objects.
  *  - Structs that may grow start with `struct_size`: set it to sizeof(the struct) before the call.
  *    Fields are only ever appended. A program built against an older, smaller version of a struct
  *    keeps working: the library writes only the fields its struct_size covers, and refuses only a
@@ -232,7 +238,9 @@ AG_API ag_result agModuleLoadData(ag_device device, const void* image, size_t by
  * or socket is AG_ERROR_FILE_NOT_FOUND (the detail says which), a larger file
  * AG_ERROR_INVALID_IMAGE, and running out of file descriptors AG_ERROR_OUT_OF_RESOURCES. */
 AG_API ag_result agModuleLoad(ag_device device, const char* path, ag_module* module);
-/* Waits for the device's pending work, then unloads; the module's functions become invalid. */
+/* Unloads; the module's functions become invalid at once. Launches of them still queued run
+ * to the end (the code stays loaded until they have): the CPU device waits for none of them, the
+ * GPU backends wait for the device's pending work first. */
 AG_API ag_result agModuleUnload(ag_module module);
 AG_API ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* function);
 

@@ -1,9 +1,11 @@
 // The CPU backend: always present; runs host code objects on a pool of worker threads.
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
-#include <set>
+#include <utility>
+#include <vector>
 
 #include "cpu_stream.h"
 #include "host_module.h"
@@ -54,9 +56,16 @@ class CpuDevice final : public DeviceBackend {
 
   DeviceTarget code_target() const override { return DeviceTarget{host_architecture(), 0}; }
 
+  // Waits with no lock held: the list is copied, and the copies keep a stream alive should it be
+  // destroyed meanwhile, so that creating or destroying other streams never waits for a kernel.
   ag_result synchronize() override {
-    std::lock_guard<std::mutex> lock(streams_mutex_);
-    for (CpuStream* stream : streams_) stream->synchronize();
+    std::vector<std::shared_ptr<CpuStream>> snapshot;
+    {
+      std::lock_guard<std::mutex> lock(streams_mutex_);
+      snapshot.reserve(streams_.size());
+      for (const auto& entry : streams_) snapshot.push_back(entry.second);
+    }
+    for (const auto& stream : snapshot) stream->synchronize();
     return AG_SUCCESS;
   }
 
@@ -96,19 +105,26 @@ class CpuDevice final : public DeviceBackend {
   }
 
   ag_result stream_create(unsigned, void** stream) override {
-    auto* created = new CpuStream(pool_);
+    auto created = std::make_shared<CpuStream>(pool_);
+    CpuStream* native = created.get();
     std::lock_guard<std::mutex> lock(streams_mutex_);
-    streams_.insert(created);
-    *stream = created;
+    streams_.emplace(native, std::move(created));
+    *stream = native;
     return AG_SUCCESS;
   }
+  // The stream goes when the last reference does: here, or at the end of a synchronize() that is
+  // waiting for it. Its destructor finishes its pending work; no lock is held meanwhile.
   ag_result stream_destroy(void* stream) override {
-    auto* cpu_stream = static_cast<CpuStream*>(stream);
+    std::shared_ptr<CpuStream> destroyed;
     {
       std::lock_guard<std::mutex> lock(streams_mutex_);
-      streams_.erase(cpu_stream);
+      const auto found = streams_.find(static_cast<CpuStream*>(stream));
+      if (found != streams_.end()) {
+        destroyed = std::move(found->second);
+        streams_.erase(found);
+      }
     }
-    delete cpu_stream;
+    destroyed.reset();
     return AG_SUCCESS;
   }
   ag_result stream_synchronize(void* stream) override {
@@ -170,7 +186,7 @@ class CpuDevice final : public DeviceBackend {
     return AG_SUCCESS;
   }
   ag_result module_unload(void* module) override {
-    delete static_cast<HostModule*>(module);
+    static_cast<HostModule*>(module)->release();  // launches still queued keep it
     return AG_SUCCESS;
   }
   ag_result module_get_function(void* module, const char* name, void** function,
@@ -211,8 +227,8 @@ class CpuDevice final : public DeviceBackend {
 
  private:
   WorkerPool pool_;
-  std::mutex streams_mutex_;
-  std::set<CpuStream*> streams_;
+  std::mutex streams_mutex_;  // guards the list only; never held across a wait
+  std::map<CpuStream*, std::shared_ptr<CpuStream>> streams_;
 };
 
 class CpuBackend final : public Backend {

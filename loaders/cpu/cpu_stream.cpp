@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "host_module.h"
 #include "spin_wait.h"
 #include "worker_pool.h"
 
@@ -43,6 +44,7 @@ void CpuStream::enqueue_launch(const LaunchPacket& packet) {
     command.argument_pointers[i] = command.arguments + layout[i].offset;
   }
   command.packet.params = command.argument_pointers;
+  packet.kernel->module->retain();  // released once run: the module may be unloaded meanwhile
   publish(lock);
 }
 
@@ -67,13 +69,14 @@ void CpuStream::enqueue_memset(void* dst, unsigned char value, size_t bytes) {
 }
 
 void CpuStream::enqueue_record(CpuEvent* event) {
-  const uint64_t generation = event->issue_record();
   event->retain();
   std::unique_lock<std::mutex> lock(mutex_);
   Command& command = reserve(lock);
   command.kind = Kind::record;
   command.event = event;
-  command.generation = generation;
+  // Issued only once the record has its place in the ring: a wait for this generation, queued
+  // meanwhile on this stream, could otherwise fill the ring and keep the record out for good.
+  command.generation = event->issue_record();
   publish(lock);
 }
 
@@ -107,9 +110,12 @@ bool CpuStream::idle() {
 
 void CpuStream::execute(Command& command) {
   switch (command.kind) {
-    case Kind::launch:
+    case Kind::launch: {
+      HostModule* module = command.packet.kernel->module;
       pool_.run(command.packet);
+      module->release();
       break;
+    }
     case Kind::copy:
       memmove(command.dst, command.src, command.bytes);
       break;

@@ -9,7 +9,10 @@
 
 namespace anygpu::cpu {
 
+class HostModule;
+
 struct HostKernel {
+  HostModule* module = nullptr;  // owns this kernel; a queued launch holds a reference to it
   const agk_kernel_desc* desc = nullptr;
   std::vector<ag_param_info> layout;
   size_t argument_bytes = 0;  // the packed size of all parameters

@@ -193,6 +193,7 @@ ag_result HostModule::get_kernel(const char* name, const HostKernel** kernel) {
   auto describe = reinterpret_cast<const agk_kernel_desc* (*)()>(dlsym(handle_, symbol.c_str()));
   if (!describe) return fail(AG_ERROR_NOT_FOUND, "the module has no kernel named '%s'", name);
   auto loaded = std::make_unique<HostKernel>();
+  loaded->module = this;
   loaded->desc = describe();
   const agk_kernel_desc* desc = loaded->desc;
   if (!desc || desc->abi_version < AGK_HOST_ABI_MIN_VERSION ||

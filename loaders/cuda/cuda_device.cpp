@@ -251,6 +251,8 @@ ag_result CudaDevice::module_load(const CodeObject& code, void** module) {
 }
 
 ag_result CudaDevice::module_unload(void* module) {
+  // Queued launches may still use the code; the wait holds no lock of the runtime.
+  if (ag_result r = synchronize()) return r;
   return in_context([&] {
     auto* m = static_cast<CudaModule*>(module);  // freed whatever the driver says, as events are
     const CUresult r = cu_.cuModuleUnload(m->module);

@@ -270,6 +270,8 @@ ag_result HipDevice::module_load(const CodeObject& code, void** module) {
 }
 
 ag_result HipDevice::module_unload(void* module) {
+  // Queued launches may still use the code; the wait holds no lock of the runtime.
+  if (ag_result r = synchronize()) return r;
   return on_device([&] {
     auto* m = static_cast<HipModule*>(module);  // freed whatever the runtime says, as events are
     const hipError_t r = hip_.hipModuleUnload(m->module);

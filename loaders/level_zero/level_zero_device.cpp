@@ -19,6 +19,7 @@ struct ZeStream {
   std::mutex mutex;              // a command list takes one appending thread at a time
   bool appended = false;         // work appended since the last barrier that signals `done`
   bool barrier_pending = false;  // that barrier was appended and not yet seen signalled
+  int synchronizing = 0;  // device synchronize()s using it; under the device's streams_mutex_
 };
 
 // An event in a pool of its own (host-visible, with kernel timestamps), and whether it was ever
@@ -210,12 +211,25 @@ ag_result LevelZeroDevice::synchronize() {
       if (ag_result r = finish(sync_stream_, true)) return r;
     }
   }
-  std::lock_guard<std::mutex> lock(streams_mutex_);
-  for (ZeStream* s : streams_) {
-    std::lock_guard<std::mutex> stream_lock(s->mutex);
-    if (ag_result r = finish(s, true)) return r;
+  // The list is copied and the waits run without streams_mutex_, so that creating or destroying
+  // other streams never waits for a kernel; a stream destroyed meanwhile waits for this first.
+  std::vector<ZeStream*> snapshot;
+  {
+    std::lock_guard<std::mutex> lock(streams_mutex_);
+    snapshot.assign(streams_.begin(), streams_.end());
+    for (ZeStream* s : snapshot) ++s->synchronizing;
   }
-  return AG_SUCCESS;
+  ag_result result = AG_SUCCESS;
+  for (ZeStream* s : snapshot) {
+    std::lock_guard<std::mutex> stream_lock(s->mutex);
+    if (result == AG_SUCCESS) result = finish(s, true);
+  }
+  {
+    std::lock_guard<std::mutex> lock(streams_mutex_);
+    for (ZeStream* s : snapshot) --s->synchronizing;
+  }
+  synchronized_.notify_all();
+  return result;
 }
 
 // ---- memory -------------------------------------------------------------------------------------
@@ -287,8 +301,9 @@ ag_result LevelZeroDevice::stream_destroy(void* stream) {
     if (ag_result r = finish(s, true)) return r;
   }
   {
-    std::lock_guard<std::mutex> lock(streams_mutex_);
+    std::unique_lock<std::mutex> lock(streams_mutex_);
     streams_.erase(s);
+    synchronized_.wait(lock, [s] { return s->synchronizing == 0; });
   }
   return destroy_stream(s);
 }
@@ -445,6 +460,8 @@ ag_result LevelZeroDevice::module_load(const CodeObject& code, void** module) {
 }
 
 ag_result LevelZeroDevice::module_unload(void* module) {
+  // Queued launches may still use the code.
+  if (ag_result r = synchronize()) return r;
   return unload_ze_module(ze_, static_cast<ZeModule*>(module));
 }
 

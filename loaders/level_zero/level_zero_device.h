@@ -3,6 +3,7 @@
 // through one more immediate command list of the device's own, then wait for it.
 #pragma once
 
+#include <condition_variable>
 #include <mutex>
 #include <unordered_set>
 #include <vector>
@@ -80,8 +81,9 @@ class LevelZeroDevice final : public DeviceBackend {
 
   std::mutex sync_mutex_;  // creates the device's own stream
   ZeStream* sync_stream_ = nullptr;
-  std::mutex streams_mutex_;
+  std::mutex streams_mutex_;  // guards the list only; never held across a wait for the device
   std::unordered_set<ZeStream*> streams_;
+  std::condition_variable synchronized_;  // a synchronize() let go of its streams
   std::mutex graveyard_mutex_;
   std::vector<void*> graveyard_;  // events destroyed while a signal was pending
 };

@@ -1,5 +1,7 @@
 #include "shim/api/api_common.h"
 
+#include <utility>
+
 namespace anygpu {
 
 ag_result get_device(ag_device handle, Device** device) {
@@ -10,40 +12,40 @@ ag_result get_device(ag_device handle, Device** device) {
   return AG_SUCCESS;
 }
 
-ag_result get_stream(ag_stream handle, Stream** stream) {
-  Stream* found = handles().streams.lookup(handle);
+ag_result get_stream(ag_stream handle, StreamRef* stream) {
+  StreamRef found = handles().streams.acquire(handle);
   if (!found)
     return fail(AG_ERROR_INVALID_HANDLE, "stream handle %p is null, destroyed or not a stream",
                 (void*)handle);
-  *stream = found;
+  *stream = std::move(found);
   return AG_SUCCESS;
 }
 
-ag_result get_event(ag_event handle, Event** event) {
-  Event* found = handles().events.lookup(handle);
+ag_result get_event(ag_event handle, EventRef* event) {
+  EventRef found = handles().events.acquire(handle);
   if (!found)
     return fail(AG_ERROR_INVALID_HANDLE, "event handle %p is null, destroyed or not an event",
                 (void*)handle);
-  *event = found;
+  *event = std::move(found);
   return AG_SUCCESS;
 }
 
-ag_result get_module(ag_module handle, Module** module) {
-  Module* found = handles().modules.lookup(handle);
+ag_result get_module(ag_module handle, ModuleRef* module) {
+  ModuleRef found = handles().modules.acquire(handle);
   if (!found)
     return fail(AG_ERROR_INVALID_HANDLE, "module handle %p is null, unloaded or not a module",
                 (void*)handle);
-  *module = found;
+  *module = std::move(found);
   return AG_SUCCESS;
 }
 
-ag_result get_function(ag_function handle, Function** function) {
-  Function* found = handles().functions.lookup(handle);
+ag_result get_function(ag_function handle, FunctionRef* function) {
+  FunctionRef found = handles().functions.acquire(handle);
   if (!found)
     return fail(AG_ERROR_INVALID_HANDLE,
                 "function handle %p is null, from an unloaded module or not a function",
                 (void*)handle);
-  *function = found;
+  *function = std::move(found);
   return AG_SUCCESS;
 }
 

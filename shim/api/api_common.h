@@ -21,11 +21,13 @@
 
 namespace anygpu {
 
+// Devices live until exit. Every other object is held by the reference for the rest of the call, so
+// that a destroy on another thread waits for it (handle_table.h).
 ag_result get_device(ag_device handle, Device** device);
-ag_result get_stream(ag_stream handle, Stream** stream);
-ag_result get_event(ag_event handle, Event** event);
-ag_result get_module(ag_module handle, Module** module);
-ag_result get_function(ag_function handle, Function** function);
+ag_result get_stream(ag_stream handle, StreamRef* stream);
+ag_result get_event(ag_event handle, EventRef* event);
+ag_result get_module(ag_module handle, ModuleRef* module);
+ag_result get_function(ag_function handle, FunctionRef* function);
 
 // `pointer` (named `what` in the detail) must be non-null.
 ag_result require_pointer(const void* pointer, const char* what);

@@ -46,8 +46,8 @@ ag_result launch(Function* f, const LaunchConfig& config, ag_stream stream, void
       if (!params[i]) return fail(AG_ERROR_INVALID_VALUE, "params[%zu] is NULL", i);
   }
   void* native_stream = nullptr;
+  StreamRef s;  // held until the backend has the launch: a destroy waits for it
   if (stream) {
-    Stream* s;
     if (ag_result r = get_stream(stream, &s)) return r;
     if (s->device != f->device)
       return fail(AG_ERROR_INVALID_VALUE, "the stream is on device %d, the function on device %d",
@@ -66,10 +66,11 @@ ag_result agLaunchKernel(ag_function function, unsigned int grid_x, unsigned int
                          unsigned int block_z, unsigned int shared_memory_bytes, ag_stream stream,
                          void** params, void** extra) try {
   AG_ENTRY();
-  Function* f;
+  FunctionRef f;
   if (ag_result r = get_function(function, &f)) return r;
   return launch(
-      f, LaunchConfig{{grid_x, grid_y, grid_z}, {block_x, block_y, block_z}, shared_memory_bytes},
+      f.get(),
+      LaunchConfig{{grid_x, grid_y, grid_z}, {block_x, block_y, block_z}, shared_memory_bytes},
       stream, params, extra);
 } catch (...) {
   return fail_from_exception();
@@ -81,7 +82,7 @@ ag_result agLaunchKernelChecked(ag_function function, unsigned int grid_x, unsig
                                 ag_stream stream, void** params, size_t param_count,
                                 void** extra) try {
   AG_ENTRY();
-  Function* f;
+  FunctionRef f;
   if (ag_result r = get_function(function, &f)) return r;
   if (!f->params_known)
     return fail(AG_ERROR_NOT_SUPPORTED,
@@ -93,7 +94,8 @@ ag_result agLaunchKernelChecked(ag_function function, unsigned int grid_x, unsig
                 "per parameter",
                 param_count, f->params.size());
   return launch(
-      f, LaunchConfig{{grid_x, grid_y, grid_z}, {block_x, block_y, block_z}, shared_memory_bytes},
+      f.get(),
+      LaunchConfig{{grid_x, grid_y, grid_z}, {block_x, block_y, block_z}, shared_memory_bytes},
       stream, params, extra);
 } catch (...) {
   return fail_from_exception();

@@ -60,7 +60,7 @@ ag_result copy_sync(ag_device device, CopyKind kind, void* dst, const void* src,
 }
 
 ag_result copy_async(ag_stream stream, CopyKind kind, void* dst, const void* src, size_t bytes) {
-  Stream* s;
+  StreamRef s;
   if (ag_result r = get_stream(stream, &s)) return r;
   if (ag_result r = check_copy(*s->device, kind, dst, src, bytes)) return r;
   return s->device->impl->copy(kind, dst, src, bytes, s->native);
@@ -168,7 +168,7 @@ ag_result agMemcpyDtoDAsync(void* dst, const void* src, size_t bytes, ag_stream 
 
 ag_result agMemsetD8Async(void* dst, unsigned char value, size_t bytes, ag_stream stream) try {
   AG_ENTRY();
-  Stream* s;
+  StreamRef s;
   if (ag_result r = get_stream(stream, &s)) return r;
   if (ag_result r = require_size(bytes)) return r;
   if (ag_result r = require_device_range(*s->device, dst, bytes, "dst (device)")) return r;

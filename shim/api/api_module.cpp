@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "shim/api/api_common.h"
@@ -111,13 +113,20 @@ ag_result agModuleLoad(ag_device device, const char* path, ag_module* module) tr
 ag_result agModuleUnload(ag_module module) try {
   AG_ENTRY();
   Module* m = handles().modules.remove(module);
-  if (!m) return get_module(module, &m);
+  if (!m) {
+    ModuleRef none;
+    return get_module(module, &none);  // records the detail
+  }
+  // No call can reach the module any more, so its function list no longer changes. Removing a
+  // function waits for launches of it in flight; no lock is held across that wait.
+  std::map<std::string, ag_function> functions;
   {
     std::lock_guard<std::mutex> lock(m->functions_mutex);
-    for (const auto& named : m->functions) delete handles().functions.remove(named.second);
+    functions.swap(m->functions);
   }
-  ag_result r = m->device->impl->synchronize();  // queued launches may still use the code
-  if (r == AG_SUCCESS) r = m->device->impl->module_unload(m->native);
+  for (const auto& named : functions) delete handles().functions.remove(named.second);
+  // The backend keeps the code alive for launches still queued (backend.h).
+  const ag_result r = m->device->impl->module_unload(m->native);
   delete m;
   return r;
 } catch (...) {
@@ -126,7 +135,7 @@ ag_result agModuleUnload(ag_module module) try {
 
 ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* function) try {
   AG_ENTRY();
-  Module* m;
+  ModuleRef m;
   if (ag_result r = get_module(module, &m)) return r;
   if (ag_result r = require_pointer(name, "name")) return r;
   if (ag_result r = require_pointer(function, "function")) return r;
@@ -138,7 +147,7 @@ ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* f
     *function = known->second;
     return AG_SUCCESS;
   }
-  auto* object = new Function{m, m->device, nullptr, {}};
+  auto* object = new Function{m.get(), m->device, nullptr, {}};
   if (ag_result r = m->device->impl->module_get_function(m->native, name, &object->native,
                                                          object->params, object->params_known)) {
     delete object;
@@ -158,7 +167,7 @@ ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* f
 
 ag_result agFunctionGetParamCount(ag_function function, int* count) try {
   AG_ENTRY();
-  Function* f;
+  FunctionRef f;
   if (ag_result r = get_function(function, &f)) return r;
   if (ag_result r = require_pointer(count, "count")) return r;
   if (!f->params_known)
@@ -173,7 +182,7 @@ ag_result agFunctionGetParamCount(ag_function function, int* count) try {
 
 ag_result agFunctionGetParamInfo(ag_function function, int index, ag_param_info* info) try {
   AG_ENTRY();
-  Function* f;
+  FunctionRef f;
   if (ag_result r = get_function(function, &f)) return r;
   if (ag_result r = require_pointer(info, "info")) return r;
   if (!f->params_known)

@@ -29,7 +29,10 @@ ag_result agStreamCreate(ag_device device, unsigned int flags, ag_stream* stream
 ag_result agStreamDestroy(ag_stream stream) try {
   AG_ENTRY();
   Stream* s = handles().streams.remove(stream);
-  if (!s) return get_stream(stream, &s);  // records the detail
+  if (!s) {
+    StreamRef none;
+    return get_stream(stream, &none);  // records the detail
+  }
   ag_result r = s->device->impl->stream_destroy(s->native);
   delete s;
   return r;
@@ -39,7 +42,7 @@ ag_result agStreamDestroy(ag_stream stream) try {
 
 ag_result agStreamSynchronize(ag_stream stream) try {
   AG_ENTRY();
-  Stream* s;
+  StreamRef s;
   if (ag_result r = get_stream(stream, &s)) return r;
   return s->device->impl->stream_synchronize(s->native);
 } catch (...) {
@@ -48,7 +51,7 @@ ag_result agStreamSynchronize(ag_stream stream) try {
 
 ag_result agStreamQuery(ag_stream stream) try {
   AG_ENTRY();
-  Stream* s;
+  StreamRef s;
   if (ag_result r = get_stream(stream, &s)) return r;
   return s->device->impl->stream_query(s->native);
 } catch (...) {
@@ -57,8 +60,8 @@ ag_result agStreamQuery(ag_stream stream) try {
 
 ag_result agStreamWaitEvent(ag_stream stream, ag_event event, unsigned int flags) try {
   AG_ENTRY();
-  Stream* s;
-  Event* e;
+  StreamRef s;
+  EventRef e;
   if (ag_result r = get_stream(stream, &s)) return r;
   if (ag_result r = get_event(event, &e)) return r;
   if (ag_result r = require_zero_flags(flags)) return r;
@@ -94,7 +97,10 @@ ag_result agEventCreate(ag_device device, unsigned int flags, ag_event* event) t
 ag_result agEventDestroy(ag_event event) try {
   AG_ENTRY();
   Event* e = handles().events.remove(event);
-  if (!e) return get_event(event, &e);
+  if (!e) {
+    EventRef none;
+    return get_event(event, &none);  // records the detail
+  }
   ag_result r = e->device->impl->event_destroy(e->native);
   delete e;
   return r;
@@ -104,8 +110,8 @@ ag_result agEventDestroy(ag_event event) try {
 
 ag_result agEventRecord(ag_event event, ag_stream stream) try {
   AG_ENTRY();
-  Event* e;
-  Stream* s;
+  EventRef e;
+  StreamRef s;
   if (ag_result r = get_event(event, &e)) return r;
   if (ag_result r = get_stream(stream, &s)) return r;
   if (ag_result r = require_same_device(e->device, s->device, "the event and the stream")) return r;
@@ -118,7 +124,7 @@ ag_result agEventRecord(ag_event event, ag_stream stream) try {
 
 ag_result agEventSynchronize(ag_event event) try {
   AG_ENTRY();
-  Event* e;
+  EventRef e;
   if (ag_result r = get_event(event, &e)) return r;
   if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;
   return e->device->impl->event_synchronize(e->native);
@@ -128,7 +134,7 @@ ag_result agEventSynchronize(ag_event event) try {
 
 ag_result agEventQuery(ag_event event) try {
   AG_ENTRY();
-  Event* e;
+  EventRef e;
   if (ag_result r = get_event(event, &e)) return r;
   if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;
   return e->device->impl->event_query(e->native);
@@ -138,16 +144,16 @@ ag_result agEventQuery(ag_event event) try {
 
 ag_result agEventElapsedTime(float* milliseconds, ag_event start, ag_event end) try {
   AG_ENTRY();
-  Event *s, *e;
+  EventRef s, e;
   if (ag_result r = require_pointer(milliseconds, "milliseconds")) return r;
   if (ag_result r = get_event(start, &s)) return r;
   if (ag_result r = get_event(end, &e)) return r;
   if (ag_result r = require_same_device(s->device, e->device, "the two events")) return r;
-  for (const Event* event : {s, e})
+  for (const Event* event : {s.get(), e.get()})
     if (!event->recorded.load(std::memory_order_acquire))
       return fail(AG_ERROR_INVALID_VALUE,
                   "the %s event was never recorded (agEventRecord it first)",
-                  event == s ? "start" : "end");
+                  event == s.get() ? "start" : "end");
   float value = 0;
   if (ag_result r = s->device->impl->event_elapsed(&value, s->native, e->native)) return r;
   *milliseconds = value;

@@ -32,6 +32,8 @@ class DeviceBackend {
   virtual ag_device_properties properties() = 0;
   // What code the device runs, for selection by its backend's CodeFitRules.
   virtual DeviceTarget code_target() const = 0;
+  // Waits for all work submitted to the device before the call. Like every wait for device work,
+  // it holds no lock that creating or destroying other objects takes.
   virtual ag_result synchronize() = 0;
 
   virtual ag_result mem_alloc(size_t bytes, void** pointer) = 0;
@@ -57,6 +59,9 @@ class DeviceBackend {
   virtual ag_result event_elapsed(float* milliseconds, void* start, void* end) = 0;
 
   virtual ag_result module_load(const CodeObject& code, void** module) = 0;
+  // Launches already queued must still run: the backend keeps their code alive (the CPU by
+  // reference from each queued launch) or waits for them (the GPU backends synchronize first).
+  // No lock of the runtime may be held across that wait.
   virtual ag_result module_unload(void* module) = 0;
   // `layout` receives the parameter layout; `layout_known` false where the code object records
   // none (then `layout` is empty and says nothing).

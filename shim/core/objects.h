@@ -65,4 +65,10 @@ struct HandleTables {
 
 HandleTables& handles();
 
+// A call's use of an object: it is not destroyed before the reference goes (handle_table.h).
+using StreamRef = HandleRef<Stream>;
+using EventRef = HandleRef<Event>;
+using ModuleRef = HandleRef<Module>;
+using FunctionRef = HandleRef<Function>;
+
 }  // namespace anygpu

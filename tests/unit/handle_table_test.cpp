@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 using anygpu::HandleKind;
 using anygpu::HandleTable;
 
@@ -75,6 +79,46 @@ TEST(HandleTable, GrowsPastOneChunk) {
   std::vector<void*> handles;
   for (int& object : objects) handles.push_back(table.insert(&object));
   for (size_t i = 0; i < objects.size(); ++i) ASSERT_EQ(&objects[i], table.lookup(handles[i]));
+}
+
+// Issue 15, defect 4: what a call holds keeps the object; a destroy waits for it.
+TEST(HandleTable, AcquireRefusesWhatLookupRefuses) {
+  StreamTable table;
+  EventTable events;
+  int a = 1;
+  void* handle = table.insert(&a);
+  EXPECT_EQ(&a, table.acquire(handle).get());
+  EXPECT_FALSE(table.acquire(nullptr));
+  EXPECT_FALSE(table.acquire(events.insert(&a)));
+  ASSERT_EQ(&a, table.remove(handle));
+  EXPECT_FALSE(table.acquire(handle));
+}
+
+TEST(HandleTable, RemoveWaitsUntilNoReferenceIsHeld) {
+  StreamTable table;
+  int a = 1;
+  void* handle = table.insert(&a);
+  auto reference = table.acquire(handle);
+  ASSERT_EQ(&a, reference.get());
+  std::atomic<bool> removed{false};
+  std::thread remover([&] {
+    EXPECT_EQ(&a, table.remove(handle));
+    removed = true;
+  });
+  // The handle is refused to new calls as soon as the remove starts, not when it returns.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (table.acquire(handle) && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::yield();
+  EXPECT_FALSE(table.acquire(handle));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(removed.load()) << "remove returned while a call held the object";
+  reference.reset();
+  remover.join();
+  EXPECT_TRUE(removed.load());
+  int b = 2;
+  void* reused = table.insert(&b);  // the slot is free again, with a new generation
+  EXPECT_NE(handle, reused);
+  EXPECT_EQ(&b, table.acquire(reused).get());
 }
 
 }  // namespace
