@@ -9,6 +9,9 @@
 #include <mutex>
 #include <vector>
 
+#include "shim/code_object/carried_device_code.h"
+#include "shim/code_object/code_object.h"
+#include "shim/code_object/host_image_check.h"
 #include "shim/core/environment.h"
 #include "shim/core/error.h"
 #include "shim/core/log.h"
@@ -147,7 +150,15 @@ ag_result open_image(const unsigned char* image, size_t bytes, void** handle) {
       return AG_SUCCESS;
     }
   }
+  // Checked before anything is written or mapped: ld.so trusts the image's structure, and runs
+  // the constructors of any shared object it opens.
   std::string error;
+  if (const ByteReader bytes_read(image, bytes);
+      !check_host_image(bytes_read, host_elf_machine(), &error)) {
+    const std::string carried = carried_device_code(bytes_read);
+    return fail(AG_ERROR_INVALID_IMAGE, "host code object refused before loading: %s%s%s",
+                error.c_str(), carried.empty() ? "" : "; ", carried.c_str());
+  }
   int memory_file = -1;
   void* opened = open_from_memory(image, bytes, memory_file, error);
   if (!opened)

@@ -2,6 +2,7 @@
 
 #include <elf.h>
 
+#include "shim/code_object/carried_device_code.h"
 #include "shim/code_object/ptx_reader.h"
 #include "shim/code_object/spirv_reader.h"
 #include "shim/support/string_format.h"
@@ -19,6 +20,9 @@ void describe_elf(ByteReader image, CodeTarget* target) {
     if (target->cuda.sm == 0) target->problem = "its e_flags name no SM architecture";
   } else if (header.machine == kElfMachineAmdgpu) {
     amdgpu_target_from_elf(header, &target->amdgpu, &target->problem);
+  } else if (target->format == CodeObjectFormat::foreign_elf) {
+    // An nvcc or hipcc object or program: the refusal names the device code it carries.
+    target->problem = carried_device_code(image);
   }
 }
 

@@ -143,6 +143,7 @@ bool read_sections(ByteReader image, std::vector<ElfSection>* sections, std::str
     section.offset = raw.sh_offset;
     section.size = raw.sh_size;
     section.address = raw.sh_addr;
+    section.flags = raw.sh_flags;
     const bool named = names.size() == 0 || table_string(names, raw.sh_name, &section.name);
     const bool inside = raw.sh_type == SHT_NOBITS || image.contains(raw.sh_offset, raw.sh_size);
     if (!named || (check_bytes && !inside)) {

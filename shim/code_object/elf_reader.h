@@ -38,6 +38,7 @@ struct ElfSection {
   uint32_t type = 0;              // SHT_*
   uint64_t offset = 0, size = 0;  // inside the image unless the type is SHT_NOBITS
   uint64_t address = 0;           // sh_addr
+  uint64_t flags = 0;             // sh_flags: SHF_ALLOC, SHF_WRITE, SHF_EXECINSTR...
 };
 
 bool is_elf(ByteReader image);

@@ -6,6 +6,7 @@
 
 #include "bundle_test_support.h"
 #include "shim/code_object/offload_bundle.h"
+#include "test_support.h"
 
 using namespace anygpu;
 using namespace bundle_test;
@@ -112,6 +113,33 @@ TEST_F(CorruptBundle, ACorruptEntryIsListedNotFatal) {
   const Bytes image = make_bundle({{"host-x86_64-unknown-linux-gnu", broken_elf},
                                    {"hip-nvptx64-nvidia-cuda--compute_80", ptx}});
   expect_selected(device(AG_BACKEND_CUDA, "sm_80"), image, ptx);
+}
+
+// Issue 15, defect 1: a host entry whose size field is smaller than the host code object cuts it
+// short; loading the bundle on the CPU device is refused, never a crash in the dynamic loader.
+TEST_F(CorruptBundle, ASmallerHostEntrySizeIsRefusedWhenLoaded) {
+#if !defined(__x86_64__)
+  GTEST_SKIP() << "the bundle's host entry is named for x86_64";
+#endif
+  ag_device cpu = anygpu_test::cpu_device();
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  const uint64_t step = 1021;  // each load is many times slower there
+#else
+  const uint64_t step = 251;
+#endif
+  for (uint64_t size = 0; size < host.size(); size += size < 2048 ? 61 : step) {
+    const Bytes image = with_u64(good, kFirstSizeAt, size);
+    ag_module module = nullptr;
+    const ag_result result = agModuleLoadData(cpu, image.data(), image.size(), &module);
+    const std::string detail = anygpu_test::last_detail();
+    ASSERT_NE(AG_SUCCESS, result) << size;
+    ASSERT_FALSE(detail.empty()) << size;
+    if (size >= 64) {
+      EXPECT_EQ(AG_ERROR_INVALID_IMAGE, result) << size << ": " << detail;
+      EXPECT_NE(std::string::npos, detail.find("host code object refused before loading"))
+          << size << ": " << detail;
+    }
+  }
 }
 
 }  // namespace

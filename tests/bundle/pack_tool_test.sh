@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # anygpu-pack end to end: create from real code objects, list (a bundle, hipcc's bundle, a program
 # embedding one, a fatbin), extract, and refuse bad input.
-#   pack_tool_test.sh ANYGPU_PACK DATA_DIR HOST_SHARED_OBJECT EMBEDDING_PROGRAM WORK_DIR
+#   pack_tool_test.sh ANYGPU_PACK DATA_DIR HOST_CODE_OBJECT EMBEDDING_PROGRAM WORK_DIR PLAIN_SO
+# (PLAIN_SO: a shared object that is not an anygpu host code object)
 set -euo pipefail
-pack=$1 data=$2 host=$3 program=$4 work=$5
+pack=$1 data=$2 host=$3 program=$4 work=$5 plain=$6
 mkdir -p "$work"
 cd "$work"
 failures=0
@@ -59,6 +60,8 @@ expect_line fatbin.txt "fatbin entry 0" "cubin for sm_80" "kernels: (fill scale|
 expect_line fatbin.txt "fatbin entry 1" "PTX 9.0 for sm_90"
 
 # Refusals: wrong architecture or kind, unknown option, missing file, corrupt bundle, unknown id.
+# (The work folder outlives a run: a bundle an earlier run wrote must not pass as written now.)
+rm -f bad.bundle
 expect_failure() {  # expect_failure STATUS PATTERN COMMAND...
   local status=$1 pattern=$2 actual=0
   shift 2
@@ -73,6 +76,17 @@ expect_failure 1 "not an AMD code object for gfx90a:xnack\+" \
 expect_failure 1 "not PTX for sm_90" "$pack" create -o bad.bundle --ptx sm_90="$data/kernels_sm80.ptx"
 expect_failure 1 "not SPIR-V" "$pack" create -o bad.bundle --spirv "$data/kernels_sm80.ptx"
 expect_failure 1 "not a host code object" "$pack" create -o bad.bundle --host "$data/gfx90a.co"
+# Issue 15, defects 1 and 10: a host entry is an anygpu host code object, checked as the CPU
+# backend checks it before loading, not any x86-64 shared object.
+expect_failure 1 "the file is host code object \(x86_64\), not an anygpu host code object: it exports no anygpu_host_abi\(\)" \
+  "$pack" create -o bad.bundle --host "$plain"
+head -c 20000 "$host" > truncated.host.so
+expect_failure 1 "not an anygpu host code object: program header [0-9]+ \(PT_LOAD\) bytes [0-9]+\.\.[0-9]+ lie past the image's end \(20000 bytes\)" \
+  "$pack" create -o bad.bundle --host truncated.host.so
+expect_failure 1 "is not an anygpu host code object and carries no offload bundle: it exports no anygpu_host_abi" \
+  "$pack" list "$plain"
+"$pack" list "$host" > host.txt || fail "list a host code object"
+expect_line host.txt "host code object \(x86_64\)" "kernels: .*vector_add"
 expect_failure 1 "cannot open" "$pack" create -o bad.bundle --spirv "$data/missing.spv"
 expect_failure 2 "usage" "$pack" create -o bad.bundle --metal "$data/kernels.spv"
 expect_failure 2 "usage" "$pack" create --spirv "$data/kernels.spv"

@@ -12,7 +12,7 @@ work=${1:-$root/build/fuzz}
 seconds=${2:-${FUZZ_SECONDS:-30}}
 shift $(($# > 2 ? 2 : $#))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(bundle elf fatbin ptx spirv select)
+[ ${#targets[@]} -gt 0 ] || targets=(bundle elf fatbin ptx spirv select host_image)
 clangxx=${CLANGXX:-$(command -v clang++ || command -v clang++-14 || true)}
 
 if [ -z "$clangxx" ]; then
@@ -35,7 +35,7 @@ rm -f "$probe"*
 readers=("$root"/shim/support/*.cpp "$root"/shim/code_object/*.cpp)
 code_objects=("$root"/loaders/*/*_code_rules.cpp)
 declare -A seeds=([bundle]="*.bundle" [elf]="*.co *.cubin" [fatbin]="*.fatbin" [ptx]="*.ptx"
-  [spirv]="*.spv" [select]="*.bundle *.fatbin *.co *.ptx *.spv")
+  [spirv]="*.spv" [select]="*.bundle *.fatbin *.co *.ptx *.spv" [host_image]="*.co *.cubin")
 
 failed=()
 for target in "${targets[@]}"; do

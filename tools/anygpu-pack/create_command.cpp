@@ -7,6 +7,7 @@
 #include "pack.h"
 #include "shim/code_object/bundle_ids.h"
 #include "shim/code_object/code_object_target.h"
+#include "shim/code_object/host_image_check.h"
 #include "shim/code_object/offload_bundle.h"
 #include "shim/code_object/spirv_reader.h"
 
@@ -23,10 +24,18 @@ struct Input {
 
 // Each returns the entry id for a file given with its option, or "" with `mismatch` saying what
 // the file is instead.
-std::string host_id(const Input&, const CodeObject&, const CodeTarget& target,
+// Only an anygpu host code object, checked as the CPU backend checks it before loading: any other
+// shared object (libc, a plugin) would be refused by every device that selects it.
+std::string host_id(const Input&, const CodeObject& code, const CodeTarget& target,
                     std::string* mismatch) {
-  const std::string id = target.elf_type == ET_DYN ? host_bundle_id(target.elf_machine) : "";
-  if (id.empty()) *mismatch = "not a host code object (an ELF shared object for x86_64 or aarch64)";
+  std::string id = target.elf_type == ET_DYN ? host_bundle_id(target.elf_machine) : "";
+  std::string problem;
+  if (id.empty()) {
+    *mismatch = "not a host code object (an ELF shared object for x86_64 or aarch64)";
+  } else if (!check_host_image(ByteReader(code.data, code.size), target.elf_machine, &problem)) {
+    *mismatch = "not an anygpu host code object: " + problem;
+    return "";
+  }
   return id;
 }
 

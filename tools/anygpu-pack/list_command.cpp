@@ -4,8 +4,10 @@
 
 #include "embedded_bundles.h"
 #include "pack.h"
+#include "shim/code_object/carried_device_code.h"
 #include "shim/code_object/code_object_entries.h"
 #include "shim/code_object/code_object_kernels.h"
+#include "shim/code_object/host_image_check.h"
 
 namespace anygpu_pack {
 namespace {
@@ -33,7 +35,21 @@ std::string shown_label(std::string label) {
   return label;
 }
 
-void print_entries(const std::string& heading, const std::vector<CodeEntry>& entries) {
+// A host entry is checked as the CPU backend checks it before loading: a shared object that is
+// not an anygpu host code object is listed with what is wrong.
+void check_host_entries(std::vector<CodeEntry>* entries) {
+  for (CodeEntry& entry : *entries) {
+    std::string problem;
+    if (entry.target.format == CodeObjectFormat::host_shared_object &&
+        entry.target.problem.empty() &&
+        !check_host_image(ByteReader(entry.code.data, entry.code.size), entry.target.elf_machine,
+                          &problem))
+      entry.target.problem = "not an anygpu host code object: " + problem;
+  }
+}
+
+void print_entries(const std::string& heading, std::vector<CodeEntry> entries) {
+  check_host_entries(&entries);
   printf("%s: %zu code object%s\n", heading.c_str(), entries.size(),
          entries.size() == 1 ? "" : "s");
   for (const CodeEntry& entry : entries)
@@ -82,6 +98,12 @@ int list_command(const std::vector<std::string>& args) {
   if (may_embed && list_found_bundles(path, ByteReader(bytes.data(), bytes.size()))) return 0;
   if (image.format == CodeObjectFormat::unknown)
     return report(path + " is no code object and carries no offload bundle");
+  if (image.format == CodeObjectFormat::host_shared_object &&
+      !check_host_image(ByteReader(image.data, image.size), host_elf_machine(), &error)) {
+    const std::string carried = carried_device_code(ByteReader(image.data, image.size));
+    return report(path + " is not an anygpu host code object and carries no offload bundle: " +
+                  error + (carried.empty() ? "" : "; " + carried));
+  }
   std::vector<CodeEntry> entries;
   if (!list_code_entries(image, &entries, &error))
     return report(path + " is a malformed " + format_name(image.format) + ": " + error);

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Regenerates the fuzz targets' handmade seeds from ptx/tiny.ptx, tiny.spvasm and tiny.c (the real
-# code objects in tests/bundle/data are added to each corpus by run_fuzzers.sh). Needs spirv-as, cc,
-# python3 and clang-offload-bundler-15.
+# Regenerates the fuzz targets' handmade seeds from ptx/tiny.ptx, tiny.spvasm, tiny.c and
+# tiny_host.c (the real code objects in tests/bundle/data are added to each corpus by
+# run_fuzzers.sh). Needs spirv-as, cc, python3 and clang-offload-bundler-15.
 set -euo pipefail
 cd "$(dirname "$0")"
 spirv-as tiny.spvasm -o spirv/tiny.spv
 cc -c -Os tiny.c -o elf/tiny.o
+cc -shared -fPIC -Os tiny_host.c -o host_image/tiny_host.so
 python3 - <<'PY'
 import struct
 
