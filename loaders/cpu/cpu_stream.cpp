@@ -106,6 +106,12 @@ bool CpuStream::idle() {
 }
 
 void CpuStream::execute(Command& command) {
+  // After a kernel faulted, the device runs nothing more (records and waits still complete, so
+  // nothing waits forever).
+  const bool faulted = pool_.fault_state().faulted();
+  if (faulted &&
+      (command.kind == Kind::launch || command.kind == Kind::copy || command.kind == Kind::memset))
+    return;
   switch (command.kind) {
     case Kind::launch:
       pool_.run(command.packet);
