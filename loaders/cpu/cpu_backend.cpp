@@ -232,7 +232,7 @@ class CpuDevice final : public DeviceBackend {
   }
 
  private:
-  // A faulted device refuses every call; see DeviceFaultState.
+  // A faulted device (or a forked child) refuses every call; see DeviceFaultState.
   ag_result usable() { return pool_.fault_state().check(); }
 
   WorkerPool pool_;

@@ -4,6 +4,7 @@
 
 #include "kernel_watchdog.h"
 #include "shim/core/error.h"
+#include "shim/core/fork_guard.h"
 #include "shim/support/string_format.h"
 
 namespace anygpu::cpu {
@@ -37,13 +38,14 @@ void DeviceFaultState::record(const char* kernel, const agk_dim3& block, const a
 }
 
 ag_result DeviceFaultState::check() const {
+  if (ag_result r = refuse_in_forked_child()) return r;
   if (!faulted()) return AG_SUCCESS;
   std::lock_guard<std::mutex> lock(mutex_);
   return fail(code_, "%s", detail_.c_str());
 }
 
 ag_result DeviceFaultState::check_releasable() {
-  return AG_SUCCESS;
+  return refuse_in_forked_child();
 }
 
 }  // namespace anygpu::cpu

@@ -1,6 +1,7 @@
 // The CPU device's sticky failure, as a GPU context's: after a kernel faulted, every later call on
 // the device reports AG_ERROR_LAUNCH_FAILED (AG_ERROR_LAUNCH_TIMEOUT when the watchdog stopped
-// it) with what happened, until the process ends.
+// it) with what happened, until the process ends. In a forked child every call is refused
+// (shim/core/fork_guard.h).
 #pragma once
 
 #include <anygpu/anygpu.h>
@@ -24,8 +25,8 @@ class DeviceFaultState {
 
   // AG_SUCCESS, or the recorded failure (with its detail) for any call on the device.
   ag_result check() const;
-  // For calls that release objects: a program whose device faulted can still destroy its
-  // streams and events.
+  // For calls that release objects: refused only in a forked child, so a program whose device
+  // faulted can still destroy its streams and events.
   static ag_result check_releasable();
 
  private:

@@ -11,6 +11,7 @@
 
 #include "kernel_fault_trap.h"
 #include "shim/core/environment.h"
+#include "shim/core/fork_guard.h"
 #include "shim/core/log.h"
 
 namespace anygpu::cpu {
@@ -92,6 +93,8 @@ void watch_thread(WatchedThread* thread) {
 }
 
 void unwatch_thread(WatchedThread* thread) {
+  // A forked child has no monitor thread, and its lock may have been copied held.
+  if (in_forked_child()) return;
   if (Watchdog* w = watchdog()) w->remove(thread);
 }
 

@@ -5,6 +5,7 @@
 
 #include "loaders/backend_list.h"
 #include "shim/core/environment.h"
+#include "shim/core/fork_guard.h"
 #include "shim/core/log.h"
 
 namespace anygpu {
@@ -128,6 +129,7 @@ Registry& registry() {
   static Registry* instance = nullptr;
   std::call_once(once, [] {
     instance = new Registry;  // never destroyed, as drivers are never unloaded
+    watch_for_fork();
     initialise(*instance);
   });
   return *instance;
