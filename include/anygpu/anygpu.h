@@ -63,11 +63,12 @@ typedef enum ag_result {
   AG_ERROR_NO_BINARY_FOR_DEVICE = 11, /* the image holds no code object this device can run */
   AG_ERROR_INVALID_CONFIGURATION =
       12,                         /* launch grid, block or shared memory exceeds device limits */
-  AG_ERROR_LAUNCH_FAILED = 13,    /* the kernel could not be run */
+  AG_ERROR_LAUNCH_FAILED = 13,    /* the kernel could not be run, or it faulted */
   AG_ERROR_NOT_SUPPORTED = 14,    /* the operation is not available on this device or backend */
   AG_ERROR_BACKEND_FAILURE = 15,  /* the vendor driver returned an error; see the detail */
   AG_ERROR_INVALID_ADDRESS = 16,  /* a device pointer or range is not inside an allocation */
   AG_ERROR_OUT_OF_RESOURCES = 17, /* the system refused a thread, a file descriptor or the like */
+  AG_ERROR_LAUNCH_TIMEOUT = 18,   /* a kernel ran longer than the device's watchdog allows */
   AG_ERROR_UNKNOWN = 999,
   AG_RESULT_FORCE32 = 0x7fffffff /* keeps the enum 32 bits wide as it grows; never returned */
 } ag_result;

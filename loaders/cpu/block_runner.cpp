@@ -1,7 +1,20 @@
 #include "block_runner.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
+
+#include "sanitizers.h"
+
+#if defined(ANYGPU_ASAN)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+#if defined(ANYGPU_TSAN)
+#include <sanitizer/tsan_interface.h>
+#endif
 
 namespace anygpu::cpu {
 
@@ -11,12 +24,18 @@ BlockRunner& BlockRunner::for_this_thread() {
 }
 
 BlockRunner::BlockRunner() : native_(current_thread_context()) {
+  prepare_thread_for_kernels();
+  watch_thread(&watched_);
   ctx_.barrier = &BlockRunner::on_barrier;
   ctx_.finish_block = &BlockRunner::on_finish_block;
   ctx_.runtime = this;
 }
 
-BlockRunner::~BlockRunner() = default;
+BlockRunner::~BlockRunner() {
+  unwatch_thread(&watched_);
+  if (shared_mapping_)
+    munmap(shared_mapping_, shared_capacity_ + static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+}
 
 bool BlockRunner::same(const agk_dim3& a, const agk_dim3& b) {
   return a.x == b.x && a.y == b.y && a.z == b.z;
@@ -28,21 +47,31 @@ uint32_t BlockRunner::linear_thread(const agk_dim3& index) const {
 }
 
 void* BlockRunner::dynamic_shared(uint32_t bytes) {
-  // Grows once to the largest size asked for; later launches reuse it.
-  const size_t wanted = (bytes < 64 ? 64 : size_t{bytes} + 63) / 64 * 64;
-  if (wanted > shared_capacity_) {
-    shared_.reset(static_cast<unsigned char*>(aligned_alloc(64, wanted)));
-    if (!shared_) {
-      fprintf(stderr, "anygpu: cannot allocate %zu bytes of dynamic shared memory\n", wanted);
+  // The region is 16-byte aligned (as CUDA's) and ends at the guard page; the mapping grows once
+  // to the largest size asked for, later launches reuse it.
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t region = (size_t{bytes} + 15) / 16 * 16;
+  const size_t wanted = (region + page - 1) / page * page;
+  if (!shared_mapping_ || wanted > shared_capacity_) {
+    if (shared_mapping_) munmap(shared_mapping_, shared_capacity_ + page);
+    void* mapping = mmap(nullptr, wanted + page, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapping == MAP_FAILED) {
+      fprintf(stderr, "anygpu: cannot map %zu bytes of dynamic shared memory\n", wanted + page);
       abort();
     }
+    shared_mapping_ = static_cast<unsigned char*>(mapping);
     shared_capacity_ = wanted;
+    mprotect(shared_mapping_ + wanted, page, PROT_NONE);
   }
-  return shared_.get();
+  return shared_mapping_ + shared_capacity_ - region;
 }
 
-void BlockRunner::run_blocks(const LaunchPacket& packet, uint32_t block_begin, uint32_t block_end) {
+bool BlockRunner::run_blocks(const LaunchPacket& packet, uint32_t block_begin, uint32_t block_end,
+                             int64_t started_ns, KernelFault& fault) {
   packet_ = &packet;
+  block_begin_ = block_begin;
+  block_end_ = block_end;
   threads_per_block_ = packet.block.x * packet.block.y * packet.block.z;
   ctx_.grid_dim = packet.grid;
   ctx_.block_dim = packet.block;
@@ -50,7 +79,55 @@ void BlockRunner::run_blocks(const LaunchPacket& packet, uint32_t block_begin, u
   ctx_.converted = 0;
   ctx_.barrier = packet.kernel->work_item_loops ? &BlockRunner::on_work_item_barrier
                                                 : &BlockRunner::on_barrier;
-  packet.kernel->run_blocks(packet.params, &ctx_, block_begin, block_end);
+  watched_.launch_started_ns.store(started_ns, std::memory_order_release);
+  const bool finished =
+      KernelFaultScope::run(&BlockRunner::run_kernel, this, &BlockRunner::before_fault_jump, fault);
+  watched_.launch_started_ns.store(0, std::memory_order_release);
+  if (!finished) recover_from_fault();
+  return finished;
+}
+
+void BlockRunner::run_kernel(void* argument) {
+  auto* runner = static_cast<BlockRunner*>(argument);
+  const LaunchPacket& packet = *runner->packet_;
+  packet.kernel->run_blocks(packet.params, &runner->ctx_, runner->block_begin_, runner->block_end_);
+}
+
+// In the signal handler: a fault on a fiber's stack jumps back to this thread's own stack, which
+// the sanitizers must be told of, as of any switch.
+void BlockRunner::before_fault_jump(void* argument, uintptr_t stack_pointer) {
+  auto* runner = static_cast<BlockRunner*>(argument);
+  const auto bottom = reinterpret_cast<uintptr_t>(runner->native_.stack_bottom);
+  runner->fault_on_fiber_ =
+      runner->converted_ &&
+      !(stack_pointer >= bottom && stack_pointer < bottom + runner->native_.stack_size);
+  if (!runner->fault_on_fiber_) return;
+#if defined(ANYGPU_ASAN)
+  __sanitizer_start_switch_fiber(nullptr, runner->native_.stack_bottom, runner->native_.stack_size);
+#endif
+#if defined(ANYGPU_TSAN)
+  __tsan_switch_to_fiber(runner->native_.tsan_fiber, 0);
+#endif
+}
+
+// The faulting block was abandoned mid-way, perhaps with threads suspended on fibers: those fibers
+// are dropped (their stacks hold frames that will never return) and the next launch starts afresh.
+void BlockRunner::recover_from_fault() {
+#if defined(ANYGPU_ASAN)
+  if (fault_on_fiber_) __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+  // The abandoned frames below this one may have left their redzones poisoned.
+  char here = 0;
+  auto* bottom = static_cast<char*>(native_.stack_bottom);
+  if (bottom) __asan_unpoison_memory_region(bottom, static_cast<size_t>(&here - bottom));
+#endif
+  fault_on_fiber_ = false;
+  converted_ = false;
+  ctx_.converted = 0;
+  pool_.clear();
+  prepared_block_ = agk_dim3{0, 0, 0};
+  prepared_grid_ = agk_dim3{0, 0, 0};
+  prepared_shared_ = nullptr;
+  prepared_from_ = 0;
 }
 
 ExecutionContext& BlockRunner::context_of(uint32_t thread) {

@@ -11,6 +11,8 @@
 
 #include "fiber.h"
 #include "host_kernel.h"
+#include "kernel_fault_trap.h"
+#include "kernel_watchdog.h"
 
 namespace anygpu::cpu {
 
@@ -23,7 +25,12 @@ class BlockRunner {
   BlockRunner(const BlockRunner&) = delete;
   BlockRunner& operator=(const BlockRunner&) = delete;
 
-  void run_blocks(const LaunchPacket& packet, uint32_t block_begin, uint32_t block_end);
+  // False when kernel code faulted: `fault` says how, faulting_block() where; the rest of the
+  // blocks were not run and this runner is ready for the next launch.
+  // `started_ns` (watchdog_now_ns()) is when the launch began, for the watchdog.
+  bool run_blocks(const LaunchPacket& packet, uint32_t block_begin, uint32_t block_end,
+                  int64_t started_ns, KernelFault& fault);
+  agk_dim3 faulting_block() const { return ctx_.block_idx; }
 
   const LaunchPacket& packet() const { return *packet_; }
 
@@ -38,6 +45,9 @@ class BlockRunner {
   static void on_work_item_barrier(agk_thread_ctx* ctx);
   static void on_finish_block(agk_thread_ctx* ctx);
   static void fiber_main(void* pooled_fiber);
+  static void run_kernel(void* runner);
+  static void before_fault_jump(void* runner, uintptr_t stack_pointer);
+  void recover_from_fault();
 
   static bool same(const agk_dim3& a, const agk_dim3& b);
   uint32_t linear_thread(const agk_dim3& index) const;
@@ -49,6 +59,9 @@ class BlockRunner {
   void finish_fiber_thread(uint32_t thread);  // never returns until the fiber is reused
 
   const LaunchPacket* packet_ = nullptr;
+  uint32_t block_begin_ = 0, block_end_ = 0;
+  bool fault_on_fiber_ = false;
+  WatchedThread watched_;
   agk_thread_ctx ctx_{};  // the loop's context; also the native thread's after conversion
   uint32_t threads_per_block_ = 0;
 
@@ -66,11 +79,10 @@ class BlockRunner {
   std::vector<std::unique_ptr<PooledFiber>> pool_;
   ExecutionContext native_;
 
-  struct FreeDeleter {
-    void operator()(unsigned char* p) const { free(p); }
-  };
-  std::unique_ptr<unsigned char, FreeDeleter> shared_;
-  size_t shared_capacity_ = 0;
+  // Dynamic shared memory: a mapping whose last page is inaccessible; a launch's region ends at
+  // that page, so a kernel reading or writing past what the launch gave faults.
+  unsigned char* shared_mapping_ = nullptr;
+  size_t shared_capacity_ = 0;  // bytes before the guard page
 };
 
 }  // namespace anygpu::cpu

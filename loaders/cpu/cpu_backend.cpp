@@ -59,6 +59,7 @@ class CpuDevice final : public DeviceBackend {
   // Waits with no lock held: the list is copied, and the copies keep a stream alive should it be
   // destroyed meanwhile, so that creating or destroying other streams never waits for a kernel.
   ag_result synchronize() override {
+    if (ag_result r = usable()) return r;
     std::vector<std::shared_ptr<CpuStream>> snapshot;
     {
       std::lock_guard<std::mutex> lock(streams_mutex_);
@@ -66,10 +67,11 @@ class CpuDevice final : public DeviceBackend {
       for (const auto& entry : streams_) snapshot.push_back(entry.second);
     }
     for (const auto& stream : snapshot) stream->synchronize();
-    return AG_SUCCESS;
+    return usable();  // a kernel may have faulted meanwhile
   }
 
   ag_result mem_alloc(size_t bytes, void** pointer) override {
+    if (ag_result r = usable()) return r;
     void* allocated = nullptr;
     if (posix_memalign(&allocated, kAllocationAlignment, bytes) != 0)
       return fail(AG_ERROR_OUT_OF_MEMORY, "cannot allocate %zu bytes of host memory", bytes);
@@ -77,6 +79,7 @@ class CpuDevice final : public DeviceBackend {
     return AG_SUCCESS;
   }
   ag_result mem_free(void* pointer) override {
+    if (ag_result r = DeviceFaultState::check_releasable()) return r;
     free(pointer);
     return AG_SUCCESS;
   }
@@ -84,12 +87,14 @@ class CpuDevice final : public DeviceBackend {
   ag_result host_alloc(size_t bytes, void** pointer) override { return mem_alloc(bytes, pointer); }
   ag_result host_free(void* pointer) override { return mem_free(pointer); }
   ag_result mem_info(size_t* free_bytes, size_t* total_bytes) override {
+    if (ag_result r = usable()) return r;
     *free_bytes = available_memory_bytes();
     *total_bytes = physical_memory_bytes();
     return AG_SUCCESS;
   }
 
   ag_result copy(CopyKind, void* dst, const void* src, size_t bytes, void* stream) override {
+    if (ag_result r = usable()) return r;
     if (stream)
       static_cast<CpuStream*>(stream)->enqueue_copy(dst, src, bytes);
     else
@@ -97,6 +102,7 @@ class CpuDevice final : public DeviceBackend {
     return AG_SUCCESS;
   }
   ag_result memset8(void* dst, unsigned char value, size_t bytes, void* stream) override {
+    if (ag_result r = usable()) return r;
     if (stream)
       static_cast<CpuStream*>(stream)->enqueue_memset(dst, value, bytes);
     else
@@ -105,6 +111,7 @@ class CpuDevice final : public DeviceBackend {
   }
 
   ag_result stream_create(unsigned, void** stream) override {
+    if (ag_result r = usable()) return r;
     auto created = std::make_shared<CpuStream>(pool_);
     CpuStream* native = created.get();
     std::lock_guard<std::mutex> lock(streams_mutex_);
@@ -115,6 +122,7 @@ class CpuDevice final : public DeviceBackend {
   // The stream goes when the last reference does: here, or at the end of a synchronize() that is
   // waiting for it. Its destructor finishes its pending work; no lock is held meanwhile.
   ag_result stream_destroy(void* stream) override {
+    if (ag_result r = DeviceFaultState::check_releasable()) return r;
     std::shared_ptr<CpuStream> destroyed;
     {
       std::lock_guard<std::mutex> lock(streams_mutex_);
@@ -128,30 +136,37 @@ class CpuDevice final : public DeviceBackend {
     return AG_SUCCESS;
   }
   ag_result stream_synchronize(void* stream) override {
+    if (ag_result r = usable()) return r;
     static_cast<CpuStream*>(stream)->synchronize();
-    return AG_SUCCESS;
+    return usable();  // a kernel may have faulted meanwhile
   }
   ag_result stream_query(void* stream) override {
+    if (ag_result r = usable()) return r;
     return static_cast<CpuStream*>(stream)->idle() ? AG_SUCCESS : AG_ERROR_NOT_READY;
   }
   ag_result stream_wait_event(void* stream, void* event) override {
+    if (ag_result r = usable()) return r;
     static_cast<CpuStream*>(stream)->enqueue_wait(static_cast<CpuEvent*>(event));
     return AG_SUCCESS;
   }
 
   ag_result event_create(unsigned, void** event) override {
+    if (ag_result r = usable()) return r;
     *event = new CpuEvent;
     return AG_SUCCESS;
   }
   ag_result event_destroy(void* event) override {
+    if (ag_result r = DeviceFaultState::check_releasable()) return r;
     static_cast<CpuEvent*>(event)->release();
     return AG_SUCCESS;
   }
   ag_result event_record(void* event, void* stream) override {
+    if (ag_result r = usable()) return r;
     static_cast<CpuStream*>(stream)->enqueue_record(static_cast<CpuEvent*>(event));
     return AG_SUCCESS;
   }
   ag_result event_synchronize(void* event) override {
+    if (ag_result r = usable()) return r;
     auto* e = static_cast<CpuEvent*>(event);
     uint64_t target;
     {
@@ -159,14 +174,16 @@ class CpuDevice final : public DeviceBackend {
       target = e->recorded;
     }
     e->wait_for(target);
-    return AG_SUCCESS;
+    return usable();
   }
   ag_result event_query(void* event) override {
+    if (ag_result r = usable()) return r;
     auto* e = static_cast<CpuEvent*>(event);
     std::lock_guard<std::mutex> lock(e->mutex);
     return e->completed >= e->recorded ? AG_SUCCESS : AG_ERROR_NOT_READY;
   }
   ag_result event_elapsed(float* milliseconds, void* start, void* end) override {
+    if (ag_result r = usable()) return r;
     auto* s = static_cast<CpuEvent*>(start);
     auto* e = static_cast<CpuEvent*>(end);
     int64_t start_ns = 0, end_ns = 0;  // both set below
@@ -180,17 +197,20 @@ class CpuDevice final : public DeviceBackend {
   }
 
   ag_result module_load(const CodeObject& code, void** module) override {
+    if (ag_result r = usable()) return r;
     HostModule* loaded = nullptr;
     if (ag_result r = HostModule::load(code.data, code.size, &loaded)) return r;
     *module = loaded;
     return AG_SUCCESS;
   }
   ag_result module_unload(void* module) override {
+    if (ag_result r = DeviceFaultState::check_releasable()) return r;
     static_cast<HostModule*>(module)->release();  // launches still queued keep it
     return AG_SUCCESS;
   }
   ag_result module_get_function(void* module, const char* name, void** function,
                                 std::vector<ag_param_info>& layout, bool& layout_known) override {
+    if (ag_result r = usable()) return r;
     const HostKernel* kernel = nullptr;
     if (ag_result r = static_cast<HostModule*>(module)->get_kernel(name, &kernel)) return r;
     if (kernel->layout.size() > kMaxParameters || kernel->argument_bytes > kMaxArgumentBytes)
@@ -207,6 +227,7 @@ class CpuDevice final : public DeviceBackend {
 
   ag_result launch(void* function, const LaunchConfig& config, void** params,
                    void* stream) override {
+    if (ag_result r = usable()) return r;
     const uint64_t blocks = static_cast<uint64_t>(config.grid[0]) * config.grid[1] * config.grid[2];
     if (blocks > UINT32_MAX)
       return fail(AG_ERROR_INVALID_CONFIGURATION,
@@ -218,14 +239,18 @@ class CpuDevice final : public DeviceBackend {
                               config.shared_memory_bytes,
                               static_cast<uint32_t>(blocks),
                               params};
-    if (stream)
+    if (stream) {
       static_cast<CpuStream*>(stream)->enqueue_launch(packet);
-    else
-      pool_.run(packet);
-    return AG_SUCCESS;
+      return AG_SUCCESS;  // a fault is reported by a later call, as a GPU's asynchronous one
+    }
+    pool_.run(packet);
+    return usable();
   }
 
  private:
+  // A faulted device (or a forked child) refuses every call; see DeviceFaultState.
+  ag_result usable() { return pool_.fault_state().check(); }
+
   WorkerPool pool_;
   std::mutex streams_mutex_;  // guards the list only; never held across a wait
   std::map<CpuStream*, std::shared_ptr<CpuStream>> streams_;

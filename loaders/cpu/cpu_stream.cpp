@@ -109,18 +109,21 @@ bool CpuStream::idle() {
 }
 
 void CpuStream::execute(Command& command) {
+  // After a kernel faulted, the device runs nothing more (records and waits still complete, so
+  // nothing waits forever).
+  const bool faulted = pool_.fault_state().faulted();
   switch (command.kind) {
     case Kind::launch: {
       HostModule* module = command.packet.kernel->module;
-      pool_.run(command.packet);
-      module->release();
+      if (!faulted) pool_.run(command.packet);
+      module->release();  // skipped or run, the launch lets go of its module
       break;
     }
     case Kind::copy:
-      memmove(command.dst, command.src, command.bytes);
+      if (!faulted) memmove(command.dst, command.src, command.bytes);
       break;
     case Kind::memset:
-      memset(command.dst, command.value, command.bytes);
+      if (!faulted) memset(command.dst, command.value, command.bytes);
       break;
     case Kind::record:
       command.event->complete(command.generation);

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <vector>
 
+#include "kernel_fault_trap.h"
 #include "shim/code_object/carried_device_code.h"
 #include "shim/code_object/code_object.h"
 #include "shim/code_object/host_image_check.h"
@@ -176,6 +177,7 @@ ag_result open_image(const unsigned char* image, size_t bytes, void** handle) {
     return fail(AG_ERROR_INVALID_IMAGE, "host code object ABI %u; this anygpu takes %u to %u",
                 version, AGK_HOST_ABI_MIN_VERSION, AGK_HOST_ABI_VERSION);
   }
+  register_kernel_code(opened);  // a fault in its code fails the launch, not the process
   images->push_back(
       LoadedImage{std::vector<unsigned char>(image, image + bytes), opened, memory_file});
   *handle = opened;

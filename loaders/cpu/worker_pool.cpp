@@ -40,15 +40,24 @@ void WorkerPool::remove_job(std::deque<Job*>::iterator queued) {
   queued_jobs_.store(jobs_.size(), std::memory_order_relaxed);
 }
 
-void WorkerPool::work_on(Job& job) {
+bool WorkerPool::run_chunk(const LaunchPacket& packet, uint32_t begin, uint32_t end,
+                           int64_t started_ns) {
   BlockRunner& runner = BlockRunner::for_this_thread();
+  KernelFault fault;
+  if (runner.run_blocks(packet, begin, end, started_ns, fault)) return true;
+  fault_state_.record(packet.kernel->desc->name, runner.faulting_block(), packet.grid, fault);
+  return false;
+}
+
+void WorkerPool::work_on(Job& job) {
   const LaunchPacket& packet = *job.packet;
   for (;;) {
+    if (fault_state_.faulted()) return;  // a launch that faulted is abandoned, and all after it
     const uint32_t chunk = job.next_chunk.fetch_add(1, std::memory_order_relaxed);
     if (chunk >= job.chunk_count) return;
     const uint32_t begin = chunk * job.blocks_per_chunk;
     const uint32_t end = std::min(packet.total_blocks, begin + job.blocks_per_chunk);
-    runner.run_blocks(packet, begin, end);
+    if (!run_chunk(packet, begin, end, job.started_ns)) return;
   }
 }
 
@@ -58,10 +67,12 @@ void WorkerPool::run(const LaunchPacket& packet) {
   const uint32_t target_chunks = thread_count_ * 16;
   Job job;
   job.packet = &packet;
+  job.started_ns = kernel_timeout_ms() > 0 ? watchdog_now_ns() : 1;
   job.blocks_per_chunk = std::max(1u, (packet.total_blocks + target_chunks - 1) / target_chunks);
   job.chunk_count = (packet.total_blocks + job.blocks_per_chunk - 1) / job.blocks_per_chunk;
+  if (fault_state_.faulted()) return;
   if (job.chunk_count <= 1 || workers_.empty()) {
-    BlockRunner::for_this_thread().run_blocks(packet, 0, packet.total_blocks);
+    run_chunk(packet, 0, packet.total_blocks, job.started_ns);
     return;
   }
   {

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "device_fault_state.h"
 #include "host_kernel.h"
 
 namespace anygpu::cpu {
@@ -21,9 +22,11 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  // Runs every block of `packet`; returns when all are done.
+  // Runs every block of `packet`; returns when all are done. When kernel code faults, the rest of
+  // the launch is abandoned and fault_state() records it; once the device faulted nothing runs.
   void run(const LaunchPacket& packet);
   unsigned thread_count() const { return thread_count_; }
+  DeviceFaultState& fault_state() { return fault_state_; }
 
  private:
   struct Job {
@@ -32,14 +35,18 @@ class WorkerPool {
     uint32_t chunk_count;
     std::atomic<uint32_t> next_chunk{0};
     int workers_inside = 0;  // guarded by mutex_
+    int64_t started_ns = 0;  // for the watchdog
   };
 
-  static void work_on(Job& job);
+  void work_on(Job& job);
+  // Runs blocks [begin, end) on this thread; false (and the device marked faulted) on a fault.
+  bool run_chunk(const LaunchPacket& packet, uint32_t begin, uint32_t end, int64_t started_ns);
   void remove_job(std::deque<Job*>::iterator queued);  // with mutex_ held
   void worker_loop();
   void stop_workers();  // tells every worker to stop and joins it
 
   unsigned thread_count_;
+  DeviceFaultState fault_state_;
   std::mutex mutex_;
   std::condition_variable work_available_;
   std::condition_variable worker_left_;

@@ -42,6 +42,8 @@ constexpr ResultText kResults[] = {
      "a pointer or range is not inside an allocation"},
     {AG_ERROR_OUT_OF_RESOURCES, "AG_ERROR_OUT_OF_RESOURCES",
      "the system refused a thread, file descriptor or other resource"},
+    {AG_ERROR_LAUNCH_TIMEOUT, "AG_ERROR_LAUNCH_TIMEOUT",
+     "the kernel ran longer than the watchdog allows"},
     {AG_ERROR_UNKNOWN, "AG_ERROR_UNKNOWN", "unknown error"},
 };
 

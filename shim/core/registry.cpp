@@ -7,6 +7,7 @@
 
 #include "loaders/backend_list.h"
 #include "shim/core/environment.h"
+#include "shim/core/fork_guard.h"
 #include "shim/core/log.h"
 
 namespace anygpu {
@@ -148,6 +149,7 @@ Registry& registry() {
   if (Registry* ready = instance.load(std::memory_order_acquire)) return *ready;
   std::lock_guard<std::mutex> lock(mutex);
   if (Registry* ready = instance.load(std::memory_order_relaxed)) return *ready;
+  watch_for_fork();
   auto fresh = std::make_unique<Registry>();
   try {
     initialise(*fresh);
