@@ -206,7 +206,7 @@ class CpuDevice final : public DeviceBackend {
   ag_result module_unload(void* module) override {
     if (ag_result r = DeviceFaultState::check_releasable()) return r;
     static_cast<HostModule*>(module)->release();  // launches still queued keep it
-    return AG_SUCCESS;
+    return usable();  // freed either way, but a faulted device says so, as CUDA's unload does
   }
   ag_result module_get_function(void* module, const char* name, void** function,
                                 std::vector<ag_param_info>& layout, bool& layout_known) override {

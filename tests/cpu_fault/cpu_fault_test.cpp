@@ -86,7 +86,7 @@ void expect_sticky_fault(FaultModule& m, std::initializer_list<const char*> part
                   AG_ERROR_LAUNCH_FAILED,
               "%s", last_detail().c_str());
   // Streams can still be destroyed, so threads do not outlive the program's use of them; a module
-  // unload and a free wait for the device first, and so report the fault.
+  // unload frees the module and, like every call on the device, reports the fault.
   CHILD_AG(agStreamDestroy(m.stream));
   CHILD_CHECK(agModuleUnload(m.module) == AG_ERROR_LAUNCH_FAILED, "%s", last_detail().c_str());
 }
