@@ -16,8 +16,16 @@
 #include <cstring>
 
 #include "shim/core/error.h"
+#include "shim/core/fork_guard.h"
 #include "shim/core/objects.h"
 #include "shim/core/registry.h"
+
+// The entry of every call that reaches a device or a handle. In a forked child it refuses at
+// once, before any handle table, reference count or lock is touched: the parent's threads that
+// held them at the fork were not copied, so waiting on them would never end (fork_guard.h).
+#define AG_DEVICE_ENTRY() \
+  AG_ENTRY();             \
+  if (ag_result fork_refusal_ = ::anygpu::refuse_in_forked_child()) return fork_refusal_
 
 namespace anygpu {
 

@@ -6,7 +6,7 @@ using namespace anygpu;
 extern "C" {
 
 ag_result agInit(unsigned int flags) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   if (ag_result r = require_zero_flags(flags)) return r;
   if (registry().devices.empty())
     return fail(AG_ERROR_NO_DEVICE, "no backend has a device (run anygpu-info for the reasons)");
@@ -25,7 +25,7 @@ ag_result agGetVersion(int* version) try {
 }
 
 ag_result agBackendGetCount(int* count) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   if (!count) return fail(AG_ERROR_INVALID_VALUE, "count is NULL");
   *count = static_cast<int>(registry().backends.size());
   return AG_SUCCESS;
@@ -34,7 +34,7 @@ ag_result agBackendGetCount(int* count) try {
 }
 
 ag_result agBackendGetInfo(int index, ag_backend_info* info) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   const Registry& reg = registry();
   if (ag_result r = require_pointer(info, "info")) return r;
   if (ag_result r = require_index(index, reg.backends.size(), "backend index")) return r;
@@ -54,7 +54,7 @@ ag_result agBackendGetInfo(int index, ag_backend_info* info) try {
 }
 
 ag_result agDeviceGetCount(int* count) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   if (!count) return fail(AG_ERROR_INVALID_VALUE, "count is NULL");
   *count = static_cast<int>(registry().devices.size());
   return AG_SUCCESS;
@@ -63,7 +63,7 @@ ag_result agDeviceGetCount(int* count) try {
 }
 
 ag_result agDeviceGet(int ordinal, ag_device* device) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   if (!device) return fail(AG_ERROR_INVALID_VALUE, "device is NULL");
   const Registry& reg = registry();
   if (reg.devices.empty()) return fail(AG_ERROR_NO_DEVICE, "no backend has a device");
@@ -76,7 +76,7 @@ ag_result agDeviceGet(int ordinal, ag_device* device) try {
 }
 
 ag_result agDeviceGetProperties(ag_device device, ag_device_properties* properties) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   return write_versioned(properties, dev->properties, "properties");
@@ -85,7 +85,7 @@ ag_result agDeviceGetProperties(ag_device device, ag_device_properties* properti
 }
 
 ag_result agDeviceSynchronize(ag_device device) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   return dev->impl->synchronize();

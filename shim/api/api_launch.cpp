@@ -65,7 +65,7 @@ ag_result agLaunchKernel(ag_function function, unsigned int grid_x, unsigned int
                          unsigned int grid_z, unsigned int block_x, unsigned int block_y,
                          unsigned int block_z, unsigned int shared_memory_bytes, ag_stream stream,
                          void** params, void** extra) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   FunctionRef f;
   if (ag_result r = get_function(function, &f)) return r;
   return launch(
@@ -81,7 +81,7 @@ ag_result agLaunchKernelChecked(ag_function function, unsigned int grid_x, unsig
                                 unsigned int block_z, unsigned int shared_memory_bytes,
                                 ag_stream stream, void** params, size_t param_count,
                                 void** extra) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   FunctionRef f;
   if (ag_result r = get_function(function, &f)) return r;
   if (!f->params_known)

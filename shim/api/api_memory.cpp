@@ -71,35 +71,35 @@ ag_result copy_async(ag_stream stream, CopyKind kind, void* dst, const void* src
 extern "C" {
 
 ag_result agMemAlloc(ag_device device, size_t bytes, void** device_ptr) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   return allocate(device, bytes, device_ptr, AllocationKind::device);
 } catch (...) {
   return fail_from_exception();
 }
 
 ag_result agMemFree(ag_device device, void* device_ptr) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   return release(device, device_ptr, AllocationKind::device);
 } catch (...) {
   return fail_from_exception();
 }
 
 ag_result agMemAllocHost(ag_device device, size_t bytes, void** host_ptr) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   return allocate(device, bytes, host_ptr, AllocationKind::pinned_host);
 } catch (...) {
   return fail_from_exception();
 }
 
 ag_result agMemFreeHost(ag_device device, void* host_ptr) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   return release(device, host_ptr, AllocationKind::pinned_host);
 } catch (...) {
   return fail_from_exception();
 }
 
 ag_result agMemGetInfo(ag_device device, size_t* free_bytes, size_t* total_bytes) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   if (ag_result r = require_pointer(free_bytes, "free_bytes")) return r;
@@ -114,28 +114,28 @@ ag_result agMemGetInfo(ag_device device, size_t* free_bytes, size_t* total_bytes
 }
 
 ag_result agMemcpyHtoD(ag_device device, void* dst, const void* src, size_t bytes) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   return copy_sync(device, CopyKind::host_to_device, dst, src, bytes);
 } catch (...) {
   return fail_from_exception();
 }
 
 ag_result agMemcpyDtoH(ag_device device, void* dst, const void* src, size_t bytes) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   return copy_sync(device, CopyKind::device_to_host, dst, src, bytes);
 } catch (...) {
   return fail_from_exception();
 }
 
 ag_result agMemcpyDtoD(ag_device device, void* dst, const void* src, size_t bytes) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   return copy_sync(device, CopyKind::device_to_device, dst, src, bytes);
 } catch (...) {
   return fail_from_exception();
 }
 
 ag_result agMemsetD8(ag_device device, void* dst, unsigned char value, size_t bytes) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   if (ag_result r = require_size(bytes)) return r;
@@ -146,28 +146,28 @@ ag_result agMemsetD8(ag_device device, void* dst, unsigned char value, size_t by
 }
 
 ag_result agMemcpyHtoDAsync(void* dst, const void* src, size_t bytes, ag_stream stream) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   return copy_async(stream, CopyKind::host_to_device, dst, src, bytes);
 } catch (...) {
   return fail_from_exception();
 }
 
 ag_result agMemcpyDtoHAsync(void* dst, const void* src, size_t bytes, ag_stream stream) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   return copy_async(stream, CopyKind::device_to_host, dst, src, bytes);
 } catch (...) {
   return fail_from_exception();
 }
 
 ag_result agMemcpyDtoDAsync(void* dst, const void* src, size_t bytes, ag_stream stream) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   return copy_async(stream, CopyKind::device_to_device, dst, src, bytes);
 } catch (...) {
   return fail_from_exception();
 }
 
 ag_result agMemsetD8Async(void* dst, unsigned char value, size_t bytes, ag_stream stream) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   StreamRef s;
   if (ag_result r = get_stream(stream, &s)) return r;
   if (ag_result r = require_size(bytes)) return r;

@@ -85,7 +85,7 @@ extern "C" {
 
 ag_result agModuleLoadData(ag_device device, const void* image, size_t bytes,
                            ag_module* module) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   if (ag_result r = require_pointer(image, "image")) return r;
@@ -97,7 +97,7 @@ ag_result agModuleLoadData(ag_device device, const void* image, size_t bytes,
 }
 
 ag_result agModuleLoad(ag_device device, const char* path, ag_module* module) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   if (ag_result r = require_pointer(path, "path")) return r;
@@ -111,7 +111,7 @@ ag_result agModuleLoad(ag_device device, const char* path, ag_module* module) tr
 }
 
 ag_result agModuleUnload(ag_module module) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   Module* m = handles().modules.remove(module);
   if (!m) {
     ModuleRef none;
@@ -134,7 +134,7 @@ ag_result agModuleUnload(ag_module module) try {
 }
 
 ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* function) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   ModuleRef m;
   if (ag_result r = get_module(module, &m)) return r;
   if (ag_result r = require_pointer(name, "name")) return r;
@@ -166,7 +166,7 @@ ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* f
 }
 
 ag_result agFunctionGetParamCount(ag_function function, int* count) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   FunctionRef f;
   if (ag_result r = get_function(function, &f)) return r;
   if (ag_result r = require_pointer(count, "count")) return r;
@@ -181,7 +181,7 @@ ag_result agFunctionGetParamCount(ag_function function, int* count) try {
 }
 
 ag_result agFunctionGetParamInfo(ag_function function, int index, ag_param_info* info) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   FunctionRef f;
   if (ag_result r = get_function(function, &f)) return r;
   if (ag_result r = require_pointer(info, "info")) return r;

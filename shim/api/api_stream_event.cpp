@@ -6,7 +6,7 @@ using namespace anygpu;
 extern "C" {
 
 ag_result agStreamCreate(ag_device device, unsigned int flags, ag_stream* stream) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   if (ag_result r = require_pointer(stream, "stream")) return r;
@@ -27,7 +27,7 @@ ag_result agStreamCreate(ag_device device, unsigned int flags, ag_stream* stream
 }
 
 ag_result agStreamDestroy(ag_stream stream) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   Stream* s = handles().streams.remove(stream);
   if (!s) {
     StreamRef none;
@@ -41,7 +41,7 @@ ag_result agStreamDestroy(ag_stream stream) try {
 }
 
 ag_result agStreamSynchronize(ag_stream stream) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   StreamRef s;
   if (ag_result r = get_stream(stream, &s)) return r;
   return s->device->impl->stream_synchronize(s->native);
@@ -50,7 +50,7 @@ ag_result agStreamSynchronize(ag_stream stream) try {
 }
 
 ag_result agStreamQuery(ag_stream stream) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   StreamRef s;
   if (ag_result r = get_stream(stream, &s)) return r;
   return s->device->impl->stream_query(s->native);
@@ -59,7 +59,7 @@ ag_result agStreamQuery(ag_stream stream) try {
 }
 
 ag_result agStreamWaitEvent(ag_stream stream, ag_event event, unsigned int flags) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   StreamRef s;
   EventRef e;
   if (ag_result r = get_stream(stream, &s)) return r;
@@ -74,7 +74,7 @@ ag_result agStreamWaitEvent(ag_stream stream, ag_event event, unsigned int flags
 }
 
 ag_result agEventCreate(ag_device device, unsigned int flags, ag_event* event) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   if (ag_result r = require_pointer(event, "event")) return r;
@@ -95,7 +95,7 @@ ag_result agEventCreate(ag_device device, unsigned int flags, ag_event* event) t
 }
 
 ag_result agEventDestroy(ag_event event) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   Event* e = handles().events.remove(event);
   if (!e) {
     EventRef none;
@@ -109,7 +109,7 @@ ag_result agEventDestroy(ag_event event) try {
 }
 
 ag_result agEventRecord(ag_event event, ag_stream stream) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   EventRef e;
   StreamRef s;
   if (ag_result r = get_event(event, &e)) return r;
@@ -123,7 +123,7 @@ ag_result agEventRecord(ag_event event, ag_stream stream) try {
 }
 
 ag_result agEventSynchronize(ag_event event) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   EventRef e;
   if (ag_result r = get_event(event, &e)) return r;
   if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;
@@ -133,7 +133,7 @@ ag_result agEventSynchronize(ag_event event) try {
 }
 
 ag_result agEventQuery(ag_event event) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   EventRef e;
   if (ag_result r = get_event(event, &e)) return r;
   if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;
@@ -143,7 +143,7 @@ ag_result agEventQuery(ag_event event) try {
 }
 
 ag_result agEventElapsedTime(float* milliseconds, ag_event start, ag_event end) try {
-  AG_ENTRY();
+  AG_DEVICE_ENTRY();
   EventRef s, e;
   if (ag_result r = require_pointer(milliseconds, "milliseconds")) return r;
   if (ag_result r = get_event(start, &s)) return r;

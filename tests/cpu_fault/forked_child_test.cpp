@@ -99,6 +99,30 @@ TEST_F(ForkedChild, ParentsObjectsAreRefusedAtOnce) {
   EXPECT_EQ(42, out[1]);
 }
 
+// A parent thread inside a call at the fork leaves its handle reference counted in the child's
+// copy, with no thread to drop it: a destroy there must be refused, not wait for it forever.
+TEST_F(ForkedChild, DestroyIsRefusedWhileAParentThreadWasInsideACall) {
+  ag_function spin = nullptr;
+  ASSERT_AG(agModuleGetFunction(module_, "spin_until_set", &spin));
+  int flag = 0;
+  int* flag_pointer = &flag;
+  void* params[] = {&flag_pointer};
+  ASSERT_AG(agLaunchKernel(spin, 1, 1, 1, 1, 1, 1, 0, stream_, params, nullptr));
+  std::thread waiter([&] { EXPECT_AG(agStreamSynchronize(stream_)); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the waiter is inside by now
+  const pid_t child = fork();
+  if (child == 0) {
+    if (!refused_for_fork(agStreamDestroy(stream_))) _exit(10);
+    if (!refused_for_fork(agModuleUnload(module_))) _exit(11);
+    if (!refused_for_fork(agModuleGetFunction(module_, "divide", &spin))) _exit(12);
+    _exit(0);
+  }
+  const int status = child < 0 ? -2 : wait_bounded(child);
+  __atomic_store_n(&flag, 1, __ATOMIC_RELAXED);  // let the kernel, then the waiter, finish
+  waiter.join();
+  EXPECT_EQ(0, status) << "-1: the child hung; 10..12: a call was not refused";
+}
+
 TEST_F(ForkedChild, ChildThatNeverCallsAnygpuIsUnaffected) {
   int out[2] = {};
   ASSERT_AG(launch(out));  // the workers are running when the process forks
