@@ -124,6 +124,7 @@ bool HostImageChecker::program_headers() {
     if (!ok)
       return fail(strprintf("its %s at address 0x%" PRIx64 " is not inside a (writable) PT_LOAD",
                             segment_name(ph.p_type), ph.p_vaddr));
+    if (ph.p_type != PT_GNU_RELRO && !notes(ph, bytes)) return false;
   }
   if (tls_.p_type == PT_TLS &&
       (!mapped_bytes(tls_.p_vaddr, tls_.p_filesz, &bytes) || tls_.p_align > 4096))

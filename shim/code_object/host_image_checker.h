@@ -122,6 +122,10 @@ class HostImageChecker {
   // offset, address or size disagrees with the sections would map other bytes as code.
   bool sections();
 
+  // host_image_notes.cpp: a PT_NOTE or PT_GNU_PROPERTY segment, whose notes ld.so walks and
+  // trusts (the GNU property note's entries too).
+  bool notes(const Elf64_Phdr& ph, ByteReader bytes);
+
   // host_image_tables.cpp
 
   bool dynamic_entries();

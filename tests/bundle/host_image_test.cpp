@@ -87,6 +87,32 @@ TEST(HostImageCheck, NamesWhatLiesPastTheEnd) {
   EXPECT_NE(std::string::npos, detail.find("host code object refused before loading")) << detail;
 }
 
+// Each note segment's notes are walked as ld.so walks them: a PT_NOTE made a PT_GNU_PROPERTY
+// with a memory size of 2 GiB sent ld.so reading unmapped memory (SIGSEGV in dl-load.c).
+TEST(HostImageCheck, NotesPastTheirSegmentAreRefused) {
+  Bytes host = host_code_object();
+  Elf64_Ehdr header;
+  memcpy(&header, host.data(), sizeof header);
+  bool changed = false;
+  for (unsigned i = 0; i < header.e_phnum && !changed; ++i) {
+    Elf64_Phdr ph;
+    const size_t at = header.e_phoff + size_t{i} * sizeof ph;
+    memcpy(&ph, host.data() + at, sizeof ph);
+    if (ph.p_type != PT_NOTE) continue;
+    ph.p_type = PT_GNU_PROPERTY;
+    ph.p_align = 8;
+    ph.p_memsz = 0x80000000;
+    memcpy(host.data() + at, &ph, sizeof ph);
+    changed = true;
+  }
+  ASSERT_TRUE(changed) << "the test kernels' host code object has no PT_NOTE";
+  const std::string error = check_error(host);
+  EXPECT_NE(std::string::npos, error.find("PT_GNU_PROPERTY")) << error;
+  ag_result result;
+  const std::string detail = load_result(cpu_device(), host.data(), host.size(), &result);
+  EXPECT_EQ(AG_ERROR_INVALID_IMAGE, result) << detail;
+}
+
 TEST(HostImageMutation, EveryTruncationIsRefused) {
   const Bytes host = host_code_object();
   ag_device cpu = cpu_device();
