@@ -14,6 +14,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "kernel_watchdog.h"
 #include "shim/core/log.h"
 
 namespace anygpu::cpu {
@@ -42,7 +43,9 @@ struct ThreadTrap {
   KernelFaultScope::BeforeJump before_jump = nullptr;
   void* argument = nullptr;
 };
-thread_local ThreadTrap t_trap;
+// initial-exec: the handler reads it, and a dynamic TLS access could call malloc on a thread's
+// first use (libanygpu may be dlopened), which a fault inside malloc must not re-enter.
+thread_local ThreadTrap t_trap __attribute__((tls_model("initial-exec")));
 
 // An alternate signal stack of our own, removed when the thread ends.
 class AlternateStack {
@@ -118,7 +121,8 @@ size_t index_of(int signal) {
 
 // Hands a fault that is not a kernel's to what the application had installed. A default (or
 // ignored) disposition is restored: a real fault then re-executes and ends the process as it would
-// have; a signal that was sent (si_code <= 0) is sent again, or stays ignored.
+// have; a signal that was sent (si_code <= 0), or a SIGXCPU of RLIMIT_CPU (which nothing
+// re-executes), is raised again, or stays ignored.
 void forward(int signal, siginfo_t* info, void* context) {
   const struct sigaction& previous = g_previous[index_of(signal)];
   if ((previous.sa_flags & SA_SIGINFO) && previous.sa_sigaction) {
@@ -129,7 +133,7 @@ void forward(int signal, siginfo_t* info, void* context) {
     previous.sa_handler(signal);
     return;
   }
-  const bool sent = info->si_code <= 0;
+  const bool sent = info->si_code <= 0 || signal == kWatchdogSignal;
   if (sent && previous.sa_handler == SIG_IGN) return;
   struct sigaction fallback{};
   fallback.sa_handler = SIG_DFL;
@@ -167,8 +171,11 @@ void on_signal(int signal, siginfo_t* info, void* context) {
   errno = saved_errno;
 }
 
+// SIGXCPU only when the watchdog is on: otherwise the application's disposition of it (RLIMIT_CPU)
+// is left alone entirely.
 void install_handlers() {
   for (size_t i = 0; i < kSignalCount; ++i) {
+    if (kTrappedSignals[i] == kWatchdogSignal && kernel_timeout_ms() == 0) continue;
     struct sigaction action{};
     action.sa_sigaction = &on_signal;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;

@@ -5,11 +5,13 @@
 // case runs in a fresh one (a "threadsafe" death test re-executes this program for it).
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 
 #include "anygpu_image_fault_kernels.h"
@@ -254,6 +256,30 @@ void watchdog_stops_a_spinning_kernel() {
   CHILD_CHECK(agDeviceSynchronize(m.device) == AG_ERROR_LAUNCH_TIMEOUT, "%s",
               last_detail().c_str());
   CHILD_AG(agStreamDestroy(m.stream));
+}
+
+// RLIMIT_CPU's SIGXCPU (raised by the kernel, si_code > 0) keeps the application's disposition:
+// ignored here, so the program outlives its soft CPU limit. The watchdog is off, so anygpu has no
+// SIGXCPU handler at all; the fault handlers were installed by the launch.
+void rlimit_cpu_signal_stays_ignored() {
+  CHILD_CHECK(signal(SIGXCPU, SIG_IGN) != SIG_ERR, "signal");
+  FaultModule m;
+  int out[2] = {};
+  int* out_pointer = out;
+  int numerator = 84, divisor = 2, no_fault = -1;
+  void* params[] = {&out_pointer, &numerator, &divisor, &no_fault};
+  CHILD_AG(agLaunchKernel(m.function("divide"), 2, 1, 1, 1, 1, 1, 0, m.stream, params, nullptr));
+  CHILD_AG(agStreamSynchronize(m.stream));
+  const rlimit limit{1, 20};
+  CHILD_CHECK(setrlimit(RLIMIT_CPU, &limit) == 0, "setrlimit");
+  // Spin past the soft limit (1 s of CPU time) and the second SIGXCPU a second later: a handler
+  // that made the first one's disposition the default is killed by the second.
+  while (static_cast<double>(clock()) / CLOCKS_PER_SEC < 3.2) {
+  }
+}
+
+TEST(CpuKernelFault, RlimitCpuSignalKeepsTheApplicationsDisposition) {
+  run_in_fresh_process(rlimit_cpu_signal_stays_ignored);
 }
 
 TEST(CpuKernelFault, WatchdogStopsAKernelThatRunsTooLong) {
