@@ -179,8 +179,10 @@ class HandleTable {
 
   // Calls in flight may wait for device work (a synchronize behind a long kernel), so the wait
   // yields at first, then sleeps in short steps rather than spinning a core.
+  // seq_cst, as acquire()'s count-then-check: with an acquire load here (LDAPR on AArch64) the load
+  // could pass remove()'s store of the null object, and both sides would miss the other.
   static void wait_for_no_users(const Slot& slot) {
-    for (int round = 0; slot.users.load(std::memory_order_acquire) != 0; ++round) {
+    for (int round = 0; slot.users.load(std::memory_order_seq_cst) != 0; ++round) {
       if (round < 64)
         std::this_thread::yield();
       else
