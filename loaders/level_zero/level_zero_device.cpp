@@ -212,23 +212,31 @@ ag_result LevelZeroDevice::synchronize() {
     }
   }
   // The list is copied and the waits run without streams_mutex_, so that creating or destroying
-  // other streams never waits for a kernel; a stream destroyed meanwhile waits for this first.
+  // other streams never waits for a kernel. A stream is claimed only while this waits for it
+  // (one destroyed before its turn is skipped), so destroying a stream waits at most for that
+  // stream's own work, never for another stream's.
   std::vector<ZeStream*> snapshot;
   {
     std::lock_guard<std::mutex> lock(streams_mutex_);
     snapshot.assign(streams_.begin(), streams_.end());
-    for (ZeStream* s : snapshot) ++s->synchronizing;
   }
   ag_result result = AG_SUCCESS;
   for (ZeStream* s : snapshot) {
-    std::lock_guard<std::mutex> stream_lock(s->mutex);
-    if (result == AG_SUCCESS) result = finish(s, true);
+    {
+      std::lock_guard<std::mutex> lock(streams_mutex_);
+      if (!streams_.count(s)) continue;  // destroyed meanwhile (only the address is compared)
+      ++s->synchronizing;
+    }
+    {
+      std::lock_guard<std::mutex> stream_lock(s->mutex);
+      if (result == AG_SUCCESS) result = finish(s, true);
+    }
+    {
+      std::lock_guard<std::mutex> lock(streams_mutex_);
+      --s->synchronizing;
+    }
+    synchronized_.notify_all();
   }
-  {
-    std::lock_guard<std::mutex> lock(streams_mutex_);
-    for (ZeStream* s : snapshot) --s->synchronizing;
-  }
-  synchronized_.notify_all();
   return result;
 }
 

@@ -73,6 +73,10 @@ TEST_P(DeviceWait, ObjectsComeAndGoWhileCallsWaitForAKernelThatWaitsForTheHost) 
   void* params[] = {&flag, &done};
   ASSERT_AG(
       agLaunchKernel(module.function("wait_flag"), 1, 1, 1, 1, 1, 1, 0, gated, params, nullptr));
+  // An idle stream that exists when the device synchronize starts, destroyed while it waits: the
+  // destroy must not wait for the gated stream (Level Zero's did).
+  ag_stream idle = nullptr;
+  ASSERT_AG(agStreamCreate(device, 0, &idle));
   void* to_free = nullptr;
   ASSERT_AG(agMemAlloc(device, 4096, &to_free));
   ag_module to_unload = nullptr;
@@ -94,8 +98,9 @@ TEST_P(DeviceWait, ObjectsComeAndGoWhileCallsWaitForAKernelThatWaitsForTheHost) 
   // Bounded: a deadlock fails the test instead of hanging it; the gate opens either way.
   // The GPU backends' agModuleUnload waits for the device (anygpu.h); the CPU's waits for nothing.
   const bool with_modules = is_cpu_device(device);
-  std::future<int> churn =
-      std::async(std::launch::async, [&] { return churn_objects(device, 20, with_modules); });
+  std::future<int> churn = std::async(std::launch::async, [&] {
+    return int{agStreamDestroy(idle) != AG_SUCCESS} + churn_objects(device, 20, with_modules);
+  });
   const bool churn_finished = churn.wait_for(seconds(60)) == std::future_status::ready;
   EXPECT_TRUE(churn_finished)
       << "creating and destroying streams, events and modules blocked behind a wait for a kernel";

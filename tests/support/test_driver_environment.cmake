@@ -57,9 +57,10 @@ endfunction()
 # anygpu_add_driver_suites(<add function> <backend>)
 # The suites every test driver runs, added with <add function> (anygpu_add_<backend>_driver_test):
 # conformance_<backend>_driver_tests, the whole conformance suite, result-checked; and
-# concurrency_<backend>_driver_tests, many threads at once (run under ThreadSanitizer). The
-# device-wait test is not among them: the test drivers run kernels on host memory, and its gate,
-# written with a copy there, is a data race ThreadSanitizer reports (a real GPU has none).
+# concurrency_<backend>_driver_tests, many threads at once (run under ThreadSanitizer); and
+# device_wait_<backend>_driver_tests, the device-wait test, outside the concurrency label: the
+# test drivers run kernels on host memory, and its gate, written with a copy there, is a data race
+# ThreadSanitizer reports (a real GPU has none).
 function(anygpu_add_driver_suites add backend)
   cmake_language(CALL ${add} conformance_${backend}_driver_tests LABELS conformance SOURCES
     ${PROJECT_SOURCE_DIR}/tests/conformance/kernels_test.cpp
@@ -68,4 +69,6 @@ function(anygpu_add_driver_suites add backend)
   cmake_language(CALL ${add} concurrency_${backend}_driver_tests LABELS concurrency SOURCES
     ${PROJECT_SOURCE_DIR}/tests/concurrency/concurrency_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/concurrency/destroy_while_in_use_test.cpp)
+  cmake_language(CALL ${add} device_wait_${backend}_driver_tests LABELS conformance SOURCES
+    ${PROJECT_SOURCE_DIR}/tests/concurrency/no_lock_across_device_wait_test.cpp)
 endfunction()
