@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstring>
 #include <mutex>
-#include <utility>
 #include <vector>
 
 #include "kernel_fault_trap.h"
@@ -145,10 +144,6 @@ void close_image(void* handle, int memory_file) {
 ag_result open_image(const unsigned char* image, size_t bytes, void** handle) {
   static std::mutex mutex;
   static std::vector<LoadedImage>* images = new std::vector<LoadedImage>;
-  // One copy, checked and loaded: the caller's buffer may change while this runs, and the bytes
-  // that reach ld.so must be the ones the check read.
-  std::vector<unsigned char> copy(image, image + bytes);
-  image = copy.data();
   std::lock_guard<std::mutex> lock(mutex);
   for (const LoadedImage& loaded : *images) {
     if (loaded.bytes.size() == bytes && memcmp(loaded.bytes.data(), image, bytes) == 0) {
@@ -183,7 +178,8 @@ ag_result open_image(const unsigned char* image, size_t bytes, void** handle) {
                 version, AGK_HOST_ABI_MIN_VERSION, AGK_HOST_ABI_VERSION);
   }
   register_kernel_code(opened);  // a fault in its code fails the launch, not the process
-  images->push_back(LoadedImage{std::move(copy), opened, memory_file});
+  images->push_back(
+      LoadedImage{std::vector<unsigned char>(image, image + bytes), opened, memory_file});
   *handle = opened;
   return AG_SUCCESS;
 }
