@@ -171,6 +171,7 @@ class HostImageChecker {
   bool relocations();
 
   // An absolute relocation against a function this object defines (an exported constructor).
+  bool callable_if_defined(uint64_t index) const;
   bool defined_function(const SymbolWrite& write) const;
 
   // ld.so calls each constructor and destructor pointer: each must be relocated to code.

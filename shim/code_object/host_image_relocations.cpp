@@ -67,6 +67,13 @@ bool HostImageChecker::relocation_table(const char* name, uint64_t address, uint
     if (slot && symbol == 0)
       return fail(
           strprintf("%s relocation %" PRIu64 " binds a GOT or PLT slot to no symbol", name, i));
+    // A PLT slot bound to a symbol this object defines is called: the symbol must be code (a
+    // defined NOTYPE symbol at 0 would send the call to the ELF header).
+    if (type == (machine_ == EM_X86_64 ? R_X86_64_JUMP_SLOT : R_AARCH64_JUMP_SLOT) &&
+        !callable_if_defined(symbol))
+      return fail(strprintf("%s relocation %" PRIu64 " binds a PLT slot to symbol %" PRIu64
+                            ", which this object defines outside its code",
+                            name, i, symbol));
     // ld.so calls an IRELATIVE relocation's resolver while it loads the object.
     if (type == irelative_type(machine_) && !in_code(static_cast<uint64_t>(rela.r_addend)))
       return fail(strprintf("%s relocation %" PRIu64 " runs a resolver outside its code", name, i));
@@ -116,6 +123,16 @@ bool HostImageChecker::relocations() {
     return false;
   if (has(DT_RELR) && !relr_table()) return false;
   return true;
+}
+
+// Undefined (resolved elsewhere), or a function in this object's code.
+bool HostImageChecker::callable_if_defined(uint64_t index) const {
+  Elf64_Sym symbol{};
+  symbol_bytes_.read(index * sizeof symbol, &symbol);
+  if (symbol.st_shndx == SHN_UNDEF) return true;
+  const uint8_t type = ELF64_ST_TYPE(symbol.st_info);
+  return (type == STT_FUNC || type == STT_GNU_IFUNC) && symbol.st_shndx < SHN_LORESERVE &&
+         in_code(symbol.st_value);
 }
 
 // An absolute relocation against a function this object defines (an exported constructor).
