@@ -42,10 +42,17 @@
 #error "anygpu/kernel.h: compile GPU code with --cuda-device-only (anygpu_add_kernels does)"
 #endif
 
+#if defined(__HIP_DEVICE_COMPILE__) && defined(__SPIRV__)
+#define AGK_SPIRV_HIP 1 /* .cu sources' SPIR-V: clang-15 in HIP mode for spirv64 */
+#endif
+
 #ifdef AGK_TARGET_GPU
 #include "detail/kernel_gpu.h"
 #else
 #include "detail/kernel_host.h"
+#endif
+#ifdef __cplusplus
+#include "detail/cuda_syntax.h"
 #endif
 
 #endif /* ANYGPU_KERNEL_H */

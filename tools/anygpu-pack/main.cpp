@@ -5,6 +5,10 @@
 //   anygpu-pack list FILE          FILE: a bundle (anygpu's, clang's, hipcc's), a fatbin, a code
 //                                  object, or a program or library that embeds bundles
 //   anygpu-pack extract FILE ID -o OUT
+// and two steps of anygpu_add_kernels' build of CUDA-syntax sources (cuda_syntax.h):
+//   anygpu-pack kernels --source SRC [--prelude HEADER] -o OUT OBJECT
+//   anygpu-pack shared-memory --host BYTES -o OUT OBJECT...
+//   anygpu-pack shared-memory --spirv BYTES -o OUT IR
 #include <cstdio>
 #include <cstring>
 
@@ -18,7 +22,10 @@ int usage() {
           "                          [--cubin sm_XY=FILE]... [--amdgpu TARGETID=FILE]...\n"
           "                          [--spirv FILE]\n"
           "       anygpu-pack list FILE\n"
-          "       anygpu-pack extract FILE ID -o OUT\n");
+          "       anygpu-pack extract FILE ID -o OUT\n"
+          "       anygpu-pack kernels --source SRC [--prelude HEADER] -o OUT OBJECT\n"
+          "       anygpu-pack shared-memory --host BYTES -o OUT OBJECT...\n"
+          "       anygpu-pack shared-memory --spirv BYTES -o OUT IR\n");
   return 2;
 }
 
@@ -37,6 +44,8 @@ int main(int argc, char** argv) {
   if (command == "create") return create_command(args);
   if (command == "list") return list_command(args);
   if (command == "extract") return extract_command(args);
+  if (command == "kernels") return kernels_command(args);
+  if (command == "shared-memory") return shared_memory_command(args);
   const int status = usage();
   return command == "--help" || command == "-h" ? 0 : status;
 }

@@ -91,6 +91,44 @@ struct agk_bits<double> {
   using type = unsigned long;
 };
 
+#elif defined(AGK_SPIRV_HIP)
+/* spirv64 from .cu sources: clang-15 in HIP mode (-x hip --offload=spirv64), then llvm-spirv-15.
+ * Pointers are generic and need no annotation; kernel pointer parameters become CrossWorkgroup.
+ * The module is no OpenCL program, so llvm-spirv translates no OpenCL built-in by name: built-in
+ * variables, barriers, atomics and math are spelled in its "SPIR-V friendly" form instead
+ * (__spirv_BuiltInLocalInvocationId, __spirv_ControlBarrier, __spirv_AtomicIAdd, __spirv_ocl_exp),
+ * which it turns into the SPIR-V built-ins and instructions directly. */
+#define AG_GLOBAL
+#define AG_LOCAL
+#define AG_DEVICE static inline __attribute__((device))
+#ifndef __shared__
+#define __shared__ __attribute__((shared))
+#endif
+#define AGK_KERNEL_ENTRY extern "C" __attribute__((global))
+#define AGK_PARAMS_DECLARATION static __attribute__((unused))
+#define AGK_KERNEL_PARAMS(...) (__VA_ARGS__)
+/* The launch's dynamic shared memory: the build gives it a size (SPIR-V has no unsized workgroup
+ * array; anygpu-pack shared-memory --spirv). */
+extern __attribute__((shared, aligned(16))) unsigned char agk_dynamic_shared_memory[];
+#define AGK_DYNAMIC_SHARED_BASE agk_dynamic_shared_memory
+#define AGK_SHARED_SPACE
+template <typename P>
+using agk_value = P;
+typedef unsigned long agk_spirv_id3 __attribute__((ext_vector_type(3)));
+extern "C" __attribute__((device)) const agk_spirv_id3 __spirv_BuiltInLocalInvocationId;
+extern "C" __attribute__((device)) const agk_spirv_id3 __spirv_BuiltInWorkgroupId;
+extern "C" __attribute__((device)) const agk_spirv_id3 __spirv_BuiltInWorkgroupSize;
+extern "C" __attribute__((device)) const agk_spirv_id3 __spirv_BuiltInNumWorkgroups;
+__attribute__((device)) void __spirv_ControlBarrier(int execution, int memory, int semantics);
+#define AGK_THREAD_IDX(a) __spirv_BuiltInLocalInvocationId.a
+#define AGK_BLOCK_IDX(a) __spirv_BuiltInWorkgroupId.a
+#define AGK_BLOCK_DIM(a) __spirv_BuiltInWorkgroupSize.a
+#define AGK_GRID_DIM(a) __spirv_BuiltInNumWorkgroups.a
+/* Workgroup scope (2), acquire-release (0x8) on workgroup (0x100) and cross-workgroup (0x200)
+ * memory: CUDA's barrier also orders global memory. */
+#define AGK_BARRIER() __spirv_ControlBarrier(2, 2, 0x308)
+#include "atomics_spirv_hip.h"
+
 #else
 /* nvptx64 (clang-19 -x cuda -nocudainc) and amdgcn (clang-19 -x hip -nogpuinc): no SDK header,
  * so the attributes are spelled out. */
@@ -232,7 +270,7 @@ AG_DEVICE agk_value<P> atomicCAS(P* address, agk_value<P> compare, agk_value<P> 
 }
 template <typename P>
 AG_DEVICE agk_value<P> atomicAdd(P* address, agk_value<P> value) {
-#if defined(AGK_OPENCL)
+#if defined(AGK_OPENCL) || defined(AGK_SPIRV_HIP)
   using bits = typename agk_bits<agk_value<P> >::type;
   if constexpr (!__is_same(bits, void)) {
     bits* word = (bits*)address;
@@ -270,8 +308,24 @@ AG_DEVICE void atomicStore(P* address, agk_value<P> value) {
 }
 
 /* Math, part 1: IEEE operations, exact on every target, float and double (and the C++ float
- * overloads). OpenCL has the overloaded names already and gets the C names with f. */
-#if defined(AGK_OPENCL)
+ * overloads). OpenCL has the overloaded names already and gets the C names with f; HIP-mode
+ * SPIR-V declares OpenCL's overloads (their C++ names are the built-ins' SPIR names). */
+#if defined(AGK_SPIRV_HIP)
+#define AGK_MATH(name, float_params, double_params, args)          \
+  __attribute__((device)) float __spirv_ocl_##name float_params;   \
+  __attribute__((device)) double __spirv_ocl_##name double_params; \
+  AG_DEVICE float name##f float_params {                           \
+    return __spirv_ocl_##name args;                                \
+  }                                                                \
+  AG_DEVICE float name float_params {                              \
+    return __spirv_ocl_##name args;                                \
+  }                                                                \
+  AG_DEVICE double name double_params {                            \
+    return __spirv_ocl_##name args;                                \
+  }
+#define INFINITY __builtin_inff()
+#define NAN __builtin_nanf("")
+#elif defined(AGK_OPENCL)
 #define AGK_MATH(name, float_params, double_params, args) \
   AG_DEVICE float name##f float_params {                  \
     return name args;                                     \
@@ -307,7 +361,8 @@ AGK_MATH(fma, (float x, float y, float z), (double x, double y, double z), (x, y
 /* Math, part 2: float transcendental functions. Without a vendor math library their precision
  * differs by target (docs/kernel-dialect.md): OpenCL's builtins; LLVM's AMDGPU lowering; PTX's
  * .approx instructions, as CUDA's fast-math intrinsics (__expf, __sinf). */
-#if defined(AGK_OPENCL)
+#if defined(AGK_OPENCL) || defined(AGK_SPIRV_HIP)
+/* OpenCL's built-ins, within OpenCL's precision: see docs/kernel-dialect.md. */
 AGK_MATH_1(exp)
 AGK_MATH_1(exp2)
 AGK_MATH_1(log)

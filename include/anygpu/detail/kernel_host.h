@@ -21,8 +21,14 @@ static inline void agk_set_context(agk_thread_ctx* ctx) {
   agk_current_ctx = ctx;
 }
 
-/* Static shared memory: one instance per OS thread, and a CPU worker runs one block at a time. */
+/* Shared memory: one instance per OS thread, and a CPU worker runs one block at a time. In C++
+ * thread_local, which is static at block scope and may be extern (extern __shared__ arrays, which
+ * the build defines, all at one address, as the launch's dynamic shared memory). */
+#ifdef __cplusplus
+#define __shared__ thread_local
+#else
 #define __shared__ static __thread
+#endif
 #define AG_DEVICE static inline
 /* Pointers need no address space on the host. */
 #define AG_GLOBAL
@@ -374,6 +380,96 @@ const agk_kernel_desc* describe(const char* name, agk_run_blocks_fn run_blocks_w
   return &desc;
 }
 
+/* A CUDA-syntax kernel: a plain function, registered by the file the build generates
+ * (cuda_syntax.h). Its body reads the indices from the thread's context, as helpers do, so every
+ * loop keeps the context's thread index current. */
+template <typename F>
+struct function_traits;
+
+template <typename... Args>
+struct function_traits<void (*)(Args...)> {
+  static_assert(
+      (std::is_trivially_copyable<Args>::value && ...),
+      "anygpu kernels take trivially copyable parameters by value (pointers, numbers, PODs)");
+  using values = std::tuple<std::decay_t<Args>...>;
+  static constexpr agk_param_desc params[sizeof...(Args) > 0 ? sizeof...(Args) : 1] = {
+      {param_kind<std::decay_t<Args> >(), (uint32_t)sizeof(Args), (uint32_t)alignof(Args)}...};
+
+  template <size_t... I>
+  static values unpack(void** p, std::index_sequence<I...>) {
+    return values(*static_cast<std::decay_t<Args>*>(p[I])...);
+  }
+
+  /* MayConvert: as kernel_traits::run_blocks. */
+  template <void (*Kernel)(Args...), bool MayConvert>
+  static void run_blocks(void** p, agk_thread_ctx* ctx, uint32_t block_begin, uint32_t block_end) {
+    const values args = unpack(p, std::index_sequence_for<Args...>{});
+    agk_current_ctx = ctx;
+    const agk_dim3 grid = ctx->grid_dim, block = ctx->block_dim;
+    agk_dim3 next = {block_begin % grid.x, (block_begin / grid.x) % grid.y,
+                     block_begin / (grid.x * grid.y)};
+    for (uint32_t b = block_begin; b < block_end; ++b) {
+      ctx->block_idx = next;
+      if (++next.x == grid.x) {
+        next.x = 0;
+        if (++next.y == grid.y) {
+          next.y = 0;
+          ++next.z;
+        }
+      }
+      for (unsigned z = 0; z < block.z; ++z)
+        for (unsigned y = 0; y < block.y; ++y)
+          for (unsigned x = 0; x < block.x; ++x) {
+            ctx->thread_idx = agk_dim3{x, y, z};
+            std::apply(Kernel, args);
+            if (MayConvert && __builtin_expect(ctx->converted != 0, 0)) {
+              ctx->finish_block(ctx);
+              agk_current_ctx = ctx;
+              goto next_block;
+            }
+          }
+    next_block:;
+    }
+  }
+
+  template <void (*Kernel)(Args...)>
+  static void run_thread(void** p, agk_thread_ctx* ctx) {
+    const values args = unpack(p, std::index_sequence_for<Args...>{});
+    agk_current_ctx = ctx;
+    std::apply(Kernel, args);
+  }
+
+#ifdef ANYGPU_WORKITEM_LOOPS
+  template <void (*Kernel)(Args...)>
+  static inline void wi_block(void** p, agk_thread_ctx* ctx) {
+    const values args = unpack(p, std::index_sequence_for<Args...>{});
+    agk_current_ctx = ctx;
+    std::apply(Kernel, args);
+  }
+#endif
+
+  template <void (*Kernel)(Args...)>
+  static agk_run_blocks_fn block_loop() {
+    return helpers_use_barrier ? &run_blocks<Kernel, true> : &run_blocks<Kernel, false>;
+  }
+};
+
+template <typename F, F kernel>
+const agk_kernel_desc* describe_function(const char* name, agk_run_blocks_fn run_blocks_wi) {
+  using traits = function_traits<F>;
+  static const agk_kernel_desc desc = {AGK_HOST_ABI_VERSION,
+                                       (uint32_t)std::tuple_size<typename traits::values>::value,
+                                       name,
+                                       traits::params,
+                                       traits::template block_loop<kernel>(),
+                                       &traits::template run_thread<kernel>,
+                                       nullptr,
+                                       nullptr,
+                                       agk_set_context,
+                                       run_blocks_wi};
+  return &desc;
+}
+
 }  // namespace agk_detail
 }  // namespace
 
@@ -393,10 +489,16 @@ const agk_kernel_desc* describe(const char* name, agk_run_blocks_fn run_blocks_w
     agk_detail::kernel_traits<decltype(&agk_kernel_##name::run)>::wi_block<               \
         &agk_kernel_##name::run>(p, ctx);                                                 \
   }
+#define AGK_WI_FUNCTION_ENTRY(symbol, kernel_type, kernel)                                  \
+  extern "C" __attribute__((visibility("hidden"))) unsigned char agk_wi_state_##symbol = 0; \
+  extern "C" AGK_WI_TARGETS void agk_wi_block_##symbol(void** p, agk_thread_ctx* ctx) {     \
+    agk_detail::function_traits<kernel_type*>::wi_block<kernel>(p, ctx);                    \
+  }
 #define AGK_WI_RUN(name) \
   (agk_wi_state_##name ? &agk_detail::run_blocks_wi<&agk_wi_block_##name> : nullptr)
 #else
 #define AGK_WI_ENTRY(name)
+#define AGK_WI_FUNCTION_ENTRY(symbol, kernel_type, kernel)
 #define AGK_WI_RUN(name) nullptr
 #endif
 

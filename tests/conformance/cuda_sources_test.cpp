@@ -1,0 +1,165 @@
+// The kernels of tests/cuda_sources/*.cu, written in CUDA's own kernel language, on every device
+// present (the CPU, and the CUDA, HIP and Level Zero test drivers in their suites), each result
+// checked against a host reference. Kernels are asked for by their mangled names, which every
+// code object of the image gives them.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+
+#include "test_support.h"
+
+using namespace anygpu_test;
+
+namespace {
+
+unsigned blocks_for(unsigned n, unsigned block) {
+  return (n + block - 1) / block;
+}
+
+class CudaSourceTest : public ::testing::TestWithParam<int> {
+ protected:
+  ag_device device = device_at(GetParam());
+  TestModule module{device};
+};
+
+TEST_P(CudaSourceTest, GlobalFunctionWithRestrictPointers) {
+  int n = 4099;
+  float a = -0.75f;
+  std::vector<float> x(n), y(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i % 101);
+    y[i] = static_cast<float>(i % 7) - 3.0f;
+  }
+  DeviceBuffer<float> dx(device, x), dy(device, y);
+  void* params[] = {&n, &a, dx.param(), dy.param()};
+  ASSERT_AG(agLaunchKernel(module.function("_Z5saxpyifPKfPf"), blocks_for(n, 128), 1, 1, 128, 1,
+                           1, 0, nullptr, params, nullptr));
+  const std::vector<float> result = dy.download();
+  for (int i = 0; i < n; ++i) ASSERT_EQ(a * x[i] + y[i], result[i]) << "element " << i;
+}
+
+// A template instantiated twice, each instance with its own block size, summing in extern
+// __shared__ memory the launch sizes.
+TEST_P(CudaSourceTest, TemplateInstancesWithExternSharedMemory) {
+  unsigned n = 10007;
+  std::vector<float> in(n);
+  for (unsigned i = 0; i < n; ++i) in[i] = static_cast<float>(i % 13);
+  DeviceBuffer<float> din(device, in);
+  const struct {
+    const char* kernel;
+    unsigned block;
+  } instances[] = {{"_Z10block_sumsILj64EEvPKfPfj", 64}, {"_Z10block_sumsILj256EEvPKfPfj", 256}};
+  for (const auto& instance : instances) {
+    const unsigned grid = blocks_for(n, instance.block);
+    DeviceBuffer<float> dout(device, grid);
+    void* params[] = {din.param(), dout.param(), &n};
+    ASSERT_AG(agLaunchKernel(module.function(instance.kernel), grid, 1, 1, instance.block, 1, 1,
+                             instance.block * sizeof(float), nullptr, params, nullptr));
+    std::vector<float> expected(grid, 0.0f);
+    for (unsigned i = 0; i < n; ++i) expected[i / instance.block] += in[i];
+    EXPECT_EQ(expected, dout.download()) << instance.kernel;
+  }
+}
+
+// SPIR-V has no unsized shared arrays: there the build sizes each extern __shared__ array, and the
+// Level Zero backend refuses a launch that asks for more, naming the limit.
+TEST_P(CudaSourceTest, DynamicSharedBeyondTheSpirvArraysIsRefusedOnLevelZero) {
+  ag_device_properties properties{};
+  properties.struct_size = sizeof properties;
+  ASSERT_AG(agDeviceGetProperties(device, &properties));
+  if (properties.backend != AG_BACKEND_LEVEL_ZERO)
+    GTEST_SKIP() << "only Level Zero devices run SPIR-V";
+  unsigned n = 64;
+  DeviceBuffer<float> din(device, std::vector<float>(n, 1.0f)), dout(device, 1);
+  void* params[] = {din.param(), dout.param(), &n};
+  EXPECT_EQ(AG_ERROR_INVALID_VALUE,
+            agLaunchKernel(module.function("_Z10block_sumsILj64EEvPKfPfj"), 1, 1, 1, 64, 1, 1,
+                           49152 + 4, nullptr, params, nullptr));
+  EXPECT_NE(nullptr, strstr(agGetLastErrorDetail(), "49152 bytes")) << agGetLastErrorDetail();
+  void* ok[] = {din.param(), dout.param(), &n};
+  ASSERT_AG(agLaunchKernel(module.function("_Z10block_sumsILj64EEvPKfPfj"), 1, 1, 1, 64, 1, 1,
+                           49152, nullptr, ok, nullptr));
+  EXPECT_EQ(64.0f, dout.download()[0]);
+}
+
+// __shared__ declared in a __device__ helper, with a barrier there.
+TEST_P(CudaSourceTest, SharedMemoryDeclaredInAHelper) {
+  const unsigned block = 128, grid = 9;
+  std::vector<float> in(block * grid);
+  std::iota(in.begin(), in.end(), 0.0f);
+  DeviceBuffer<float> din(device, in), dout(device, in.size());
+  void* params[] = {din.param(), dout.param()};
+  ASSERT_AG(agLaunchKernel(module.function("_Z18reverse_blocks_128PKfPf"), grid, 1, 1, block, 1,
+                           1, 0, nullptr, params, nullptr));
+  const std::vector<float> out = dout.download();
+  for (unsigned b = 0; b < grid; ++b)
+    for (unsigned t = 0; t < block; ++t)
+      ASSERT_EQ(in[b * block + block - 1 - t], out[b * block + t]) << "block " << b << " thread "
+                                                                   << t;
+}
+
+// Kernels in a namespace, a template over the element type, helpers that are __forceinline__ and
+// __noinline__, CUDA's min and max, and an assert that holds.
+TEST_P(CudaSourceTest, NamespacedTemplateKernels) {
+  int n = 777;
+  std::vector<float> xf(n);
+  std::vector<int> xi(n);
+  for (int i = 0; i < n; ++i) {
+    xf[i] = 0.25f * i;
+    xi[i] = i - 300;
+  }
+  DeviceBuffer<float> df(device, xf);
+  DeviceBuffer<int> di(device, xi);
+  float factor_f = 3.0f;
+  int factor_i = -2;
+  void* params_f[] = {df.param(), &n, &factor_f};
+  void* params_i[] = {di.param(), &n, &factor_i};
+  ASSERT_AG(agLaunchKernel(module.function("_ZN12cuda_sources13scale_clampedIfEEvPT_iS1_"),
+                           blocks_for(n, 64), 1, 1, 64, 1, 1, 0, nullptr, params_f, nullptr));
+  ASSERT_AG(agLaunchKernel(module.function("_ZN12cuda_sources13scale_clampedIiEEvPT_iS1_"),
+                           blocks_for(n, 64), 1, 1, 64, 1, 1, 0, nullptr, params_i, nullptr));
+  const std::vector<float> rf = df.download();
+  const std::vector<int> ri = di.download();
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(2.0f * xf[i] * factor_f, rf[i]) << "element " << i;
+    ASSERT_EQ(2 * xi[i] * factor_i, ri[i]) << "element " << i;
+  }
+}
+
+// atomicAdd on an unsigned counter with an unsigned literal, as CUDA code writes it.
+TEST_P(CudaSourceTest, AtomicCountOnUnsignedCounter) {
+  int n = 5000;
+  std::vector<int> values(n);
+  for (int i = 0; i < n; ++i) values[i] = (i * 7919) % 11 - 5;
+  const auto positive = static_cast<unsigned>(
+      std::count_if(values.begin(), values.end(), [](int v) { return v > 0; }));
+  DeviceBuffer<int> dv(device, values);
+  DeviceBuffer<unsigned> dcount(device, std::vector<unsigned>{0u});
+  void* params[] = {dv.param(), &n, dcount.param()};
+  ASSERT_AG(agLaunchKernel(module.function("_Z14count_positivePKiiPj"), blocks_for(n, 256), 1, 1,
+                           256, 1, 1, 0, nullptr, params, nullptr));
+  EXPECT_EQ(positive, dcount.download()[0]);
+}
+
+// The parameter layout comes from the kernel's own types, whichever code object the device runs.
+TEST_P(CudaSourceTest, ParameterLayoutOfAGlobalFunction) {
+  ag_function function = module.function("_ZN12cuda_sources13scale_clampedIfEEvPT_iS1_");
+  int count = 0;
+  ASSERT_AG(agFunctionGetParamCount(function, &count));
+  ASSERT_EQ(3, count);
+  const ag_param_kind kinds[] = {AG_PARAM_POINTER, AG_PARAM_INTEGER, AG_PARAM_FLOAT};
+  const size_t sizes[] = {8, 4, 4};
+  for (int p = 0; p < count; ++p) {
+    ag_param_info info{};
+    info.struct_size = sizeof info;
+    ASSERT_AG(agFunctionGetParamInfo(function, p, &info));
+    EXPECT_EQ(kinds[p], info.kind) << "parameter " << p;
+    EXPECT_EQ(sizes[p], info.size) << "parameter " << p;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryDevice, CudaSourceTest, ::testing::ValuesIn(all_device_ordinals()),
+                         device_test_name);
+
+}  // namespace

@@ -1,0 +1,58 @@
+#include "kernel_declaration.h"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+
+namespace anygpu_pack {
+
+namespace {
+
+void erase_all(std::string* text, const std::string& part) {
+  for (size_t at = text->find(part); at != std::string::npos; at = text->find(part, at))
+    text->erase(at, part.size());
+}
+
+}  // namespace
+
+bool kernel_declaration(const std::string& mangled, KernelDeclaration* declaration,
+                        std::string* error) {
+  int status = 0;
+  std::unique_ptr<char, decltype(&free)> demangled(
+      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), &free);
+  if (status != 0 || !demangled) {
+    *error = mangled + " is not a mangled C++ function name";
+    return false;
+  }
+  std::string text = demangled.get();
+  erase_all(&text, "(anonymous namespace)::");
+  // Template instances carry their return type first ("void reduce<256u>(...)"): kernels return
+  // void, and no C++ name starts with "void ".
+  if (text.rfind("void ", 0) == 0) text.erase(0, 5);
+  if (text.empty() || text.back() != ')') {
+    *error = mangled + " demangles to \"" + text + "\", not a function";
+    return false;
+  }
+  // The parameter list is the parenthesis that closes the text; types inside it may hold
+  // parentheses of their own (function pointers).
+  int depth = 0;
+  size_t open = std::string::npos;
+  for (size_t i = text.size(); i-- > 0;) {
+    if (text[i] == ')') ++depth;
+    if (text[i] == '(' && --depth == 0) {
+      open = i;
+      break;
+    }
+  }
+  if (open == std::string::npos || open == 0) {
+    *error = mangled + " demangles to \"" + text + "\", whose parameters cannot be read";
+    return false;
+  }
+  declaration->name = text.substr(0, open);
+  declaration->params = text.substr(open + 1, text.size() - open - 2);
+  if (declaration->params == "void") declaration->params.clear();
+  return true;
+}
+
+}  // namespace anygpu_pack
