@@ -39,8 +39,7 @@ bool discover_kernels(const std::string& path, DiscoveredKernels* found, std::st
       add_once(&found->extern_shared, symbol.name);
       continue;
     }
-    if (symbol.type != STT_FUNC || symbol.section == SHN_UNDEF ||
-        symbol.section >= sections.size())
+    if (symbol.type != STT_FUNC || symbol.section == SHN_UNDEF || symbol.section >= sections.size())
       continue;
     if (sections[symbol.section].name == "anygpu_kernels") add_once(&found->kernels, symbol.name);
   }

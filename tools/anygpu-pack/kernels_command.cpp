@@ -74,8 +74,7 @@ int kernels_command(const std::vector<std::string>& args) {
     text += "AGK_REGISTER_KERNEL(" + mangled + ", " + registry + "::agk_type, " + registry +
             "::agk_function)\n";
   }
-  if (!write_file(output, reinterpret_cast<const unsigned char*>(text.data()), text.size(),
-                  &error))
+  if (!write_file(output, reinterpret_cast<const unsigned char*>(text.data()), text.size(), &error))
     return report(error);
   return 0;
 }

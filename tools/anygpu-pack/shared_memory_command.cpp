@@ -7,8 +7,8 @@
 #include <string>
 
 #include "kernel_discovery.h"
-#include "spirv_shared_memory.h"
 #include "pack.h"
+#include "spirv_shared_memory.h"
 
 namespace anygpu_pack {
 
@@ -71,8 +71,7 @@ int shared_memory_command(const std::vector<std::string>& args) {
     text = host_storage(names, bytes);
   }
   std::string error;
-  if (!write_file(output, reinterpret_cast<const unsigned char*>(text.data()), text.size(),
-                  &error))
+  if (!write_file(output, reinterpret_cast<const unsigned char*>(text.data()), text.size(), &error))
     return report(error);
   return 0;
 }

@@ -45,15 +45,16 @@ class TypeSizes {
       if (!layout(text, at, &element, depth + 1)) return false;
       skip_spaces(text, at);
       ++*at;  // ] or >
-      out->alignment = first == '<' ? round_up_power_of_two(element.size * count) : element.alignment;
+      out->alignment =
+          first == '<' ? round_up_power_of_two(element.size * count) : element.alignment;
       out->size = round_up(element.size * count, out->alignment);
       return pointer_suffix(text, at, out);
     }
     if (first == '%') {
       size_t end = *at + 1;
-      while (end < text.size() && (isalnum(static_cast<unsigned char>(text[end])) ||
-                                   text[end] == '_' || text[end] == '.' || text[end] == '-' ||
-                                   text[end] == '$'))
+      while (end < text.size() &&
+             (isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_' ||
+              text[end] == '.' || text[end] == '-' || text[end] == '$'))
         ++end;
       const std::string name = text.substr(*at, end - *at);
       *at = end;
@@ -64,9 +65,9 @@ class TypeSizes {
       return pointer_suffix(text, at, out);
     }
     static const std::map<std::string, Layout> scalars = {
-        {"half", {2, 2}},    {"bfloat", {2, 2}}, {"float", {4, 4}}, {"double", {8, 8}},
-        {"i1", {1, 1}},      {"i8", {1, 1}},     {"i16", {2, 2}},   {"i32", {4, 4}},
-        {"i64", {8, 8}},     {"i128", {16, 16}}, {"ptr", {8, 8}}};
+        {"half", {2, 2}}, {"bfloat", {2, 2}}, {"float", {4, 4}}, {"double", {8, 8}},
+        {"i1", {1, 1}},   {"i8", {1, 1}},     {"i16", {2, 2}},   {"i32", {4, 4}},
+        {"i64", {8, 8}},  {"i128", {16, 16}}, {"ptr", {8, 8}}};
     for (const auto& [spelling, scalar] : scalars) {
       const size_t end = *at + spelling.size();
       if (text.compare(*at, spelling.size(), spelling) == 0 &&
@@ -168,11 +169,11 @@ bool size_extern_shared_arrays(const std::string& ir, unsigned long bytes, std::
     counts[element] = count;
     replace_all(&text, line,
                 match[1].str() + " = " + match[2].str() + "addrspace(3) global [" +
-                    std::to_string(count) + " x " + element + "] undef, align " +
-                    match[4].str());
+                    std::to_string(count) + " x " + element + "] undef, align " + match[4].str());
   }
   for (const auto& [element, count] : counts)
-    replace_all(&text, "[0 x " + element + "]", "[" + std::to_string(count) + " x " + element + "]");
+    replace_all(&text, "[0 x " + element + "]",
+                "[" + std::to_string(count) + " x " + element + "]");
   *sized = text;
   return true;
 }
