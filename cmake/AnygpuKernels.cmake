@@ -1,7 +1,9 @@
 # anygpu_add_kernels(TARGET <target> NAME <image> SOURCES <kernel sources>...
 #                    [PTX_ARCHS <sm_XY>...] [AMDGPU_TARGETS <target id>...] [HOST_ONLY])
 #
-# Compiles kernel sources written with anygpu/kernel.h for every target, packs the code objects
+# Compiles kernel sources for every target: CUDA sources (.cu, or C++ including anygpu/cuda.h),
+# whose kernels the build finds and registers (needs clang++-19), and sources written with
+# anygpu/kernel.h's AG_KERNEL; packs the code objects
 # into one bundle with anygpu-pack and embeds it in <target>, which then declares it with
 # `#include "anygpu_image_<image>.h"`:
 #     extern const unsigned char anygpu_image_<image>[];
@@ -19,7 +21,8 @@
 #   cubin    from that PTX with ptxas, for ANYGPU_CUBIN_ARCHS, only where a CUDA toolkit is found.
 #   AMD      one code object per target id (AMDGPU_TARGETS, default ANYGPU_AMDGPU_TARGETS: gfx90a,
 #            or with features, gfx90a:xnack-), clang-19 in HIP mode and lld-19.
-#   SPIR-V   clang-15 as C++ for OpenCL, llvm-link-15, llvm-as-15, llvm-spirv-15.
+#   SPIR-V   clang-15 as C++ for OpenCL (AG_KERNEL sources) or in HIP mode for spirv64 (.cu
+#            sources), llvm-link-15, llvm-as-15, llvm-spirv-15.
 # A GPU target whose tools are missing is skipped with a warning at configure time; HOST_ONLY or
 # ANYGPU_GPU_KERNELS=OFF skips them all. GPU code never sees CMAKE_<LANG>_FLAGS (sanitizers, ...).
 # Files: ${CMAKE_BINARY_DIR}/kernels/<image>.{sm_XY.ptx,sm_XY.cubin,<gfx>.co,spv,bundle}; their
@@ -56,6 +59,11 @@ set(ANYGPU_AMDGPU_TARGETS "gfx90a;gfx942;gfx1030;gfx1100;gfx1200" CACHE STRING
 set(ANYGPU_AMDGPU_CODE_OBJECT_VERSION "4" CACHE STRING
   "AMD code-object version (4: ROCm 4.x and later load it; 5: the default of ROCm 6)")
 set(ANYGPU_SPIRV_VERSION "1.2" CACHE STRING "Highest SPIR-V version llvm-spirv may emit")
+# extern __shared__ arrays have a fixed size where the target has no unsized shared memory: on
+# the host the CPU device's shared memory per block (loaders/cpu/cpu_backend.cpp), in SPIR-V
+# CUDA's default limit of dynamic shared memory (docs/kernel-dialect.md).
+set(ANYGPU_CPU_DYNAMIC_SHARED_BYTES 65536)
+set(ANYGPU_SPIRV_DYNAMIC_SHARED_BYTES 49152)
 
 find_program(ANYGPU_GPU_CLANG NAMES clang-19 DOC "clang for the nvptx64 and amdgcn kernels")
 find_program(ANYGPU_SPIRV_CLANG NAMES clang-15 DOC "clang whose LLVM matches llvm-spirv")
@@ -154,7 +162,7 @@ function(_anygpu_compile_bitcode out dir description)
     get_filename_component(stem "${source}" NAME_WE)
     set(output "${dir}/${index}_${stem}.bc")  # the index keeps equal file names apart
     add_custom_command(OUTPUT "${output}"
-      COMMAND ${ARG_COMMAND} -I${ANYGPU_KERNEL_INCLUDE_DIR} -I${CMAKE_CURRENT_SOURCE_DIR}
+      COMMAND ${ARG_COMMAND} ${_ANYGPU_KERNEL_INCLUDES}
               -MD -MT "${output}" -MF "${output}.d" -emit-llvm -c "${source}" -o "${output}"
       DEPENDS "${source}" DEPFILE "${output}.d"
       COMMENT "anygpu kernels: ${description} ${stem}" VERBATIM)
@@ -210,23 +218,89 @@ function(_anygpu_add_amdgpu out name target_id sources)
   set(${out} "${output}" PARENT_SCOPE)
 endfunction()
 
-# SPIR-V: each source as C++ for OpenCL to spir64 bitcode, linked, translated. The loop metadata
-# (#pragma unroll, C++'s forward-progress guarantee) is dropped first: llvm-spirv 15 turns it
-# into loop merges that spirv-val rejects (blocks before their dominators, merge = continue).
-function(_anygpu_add_spirv out name sources)
+# SPIR-V: AG_KERNEL sources as C++ for OpenCL, CUDA-syntax sources (their registration files) in
+# HIP mode for spirv64, to spir64 bitcode, linked, translated. Before translation, the loop
+# metadata (#pragma unroll, C++'s forward-progress guarantee) is dropped: llvm-spirv 15 turns it
+# into loop merges that spirv-val rejects (blocks before their dominators, merge = continue);
+# so is HIP mode's llvm.compiler.used, whose casts to the private address space SPIR-V forbids;
+# the modules' OpenCL versions (HIP mode's is 0.0) are made one, as llvm-spirv requires; and the
+# extern __shared__ arrays get a size (anygpu-pack shared-memory --spirv).
+function(_anygpu_add_spirv out name opencl_sources hip_sources)
   set(dir "${CMAKE_BINARY_DIR}/kernels/${name}/spirv")
   set(linked "${dir}/${name}.ll")
+  set(sized "${dir}/${name}.sized.ll")
   set(output "${CMAKE_BINARY_DIR}/kernels/${name}.spv")
-  _anygpu_compile_bitcode(bitcode "${dir}" "SPIR-V" SOURCES ${sources}
+  _anygpu_compile_bitcode(opencl_bitcode "${dir}" "SPIR-V" SOURCES ${opencl_sources}
     COMMAND "${ANYGPU_SPIRV_CLANG}" -x clcpp -cl-std=clc++2021 -target spir64 -ffreestanding -O2)
+  _anygpu_compile_bitcode(hip_bitcode "${dir}/hip" "SPIR-V" SOURCES ${hip_sources}
+    COMMAND "${ANYGPU_SPIRV_CLANG}" -std=c++17 -x hip --offload=spirv64 --cuda-device-only
+            -nogpulib -nogpuinc -Wno-unknown-cuda-version -O2)
+  set(bitcode ${opencl_bitcode} ${hip_bitcode})
+  _anygpu_find_packer(packer)
   add_custom_command(OUTPUT "${output}"
     COMMAND "${ANYGPU_SPIRV_LINK}" -S ${bitcode} -o "${linked}"
-    COMMAND sed -E -i "s/, !llvm\\.loop ![0-9]+//g" "${linked}"
-    COMMAND "${ANYGPU_SPIRV_AS}" "${linked}" -o "${dir}/${name}.bc"
+    COMMAND sed -E -i -e "s/, !llvm\\.loop ![0-9]+//g" -e "/^@llvm\\.compiler\\.used = /d"
+            -e "s/^(!opencl\\.ocl\\.version = !\\{![0-9]+).*/\\1}/" "${linked}"
+    COMMAND ${packer} shared-memory --spirv ${ANYGPU_SPIRV_DYNAMIC_SHARED_BYTES} -o "${sized}"
+            "${linked}"
+    COMMAND "${ANYGPU_SPIRV_AS}" "${sized}" -o "${dir}/${name}.bc"
     COMMAND "${ANYGPU_LLVM_SPIRV}" --spirv-max-version=${ANYGPU_SPIRV_VERSION} "${dir}/${name}.bc"
             -o "${output}"
-    DEPENDS ${bitcode} COMMENT "anygpu kernels: ${name}.spv" VERBATIM)
+    DEPENDS ${bitcode} ${packer} COMMENT "anygpu kernels: ${name}.spv" VERBATIM)
   set(${out} "${output}" PARENT_SCOPE)
+endfunction()
+
+# CUDA-syntax kernels (.cu sources, or C++ sources that include anygpu/cuda.h) are plain functions,
+# so the build finds them: it compiles each C++ source once for the host with AGK_DISCOVER
+# (clang++-19), and anygpu-pack kernels writes a file that includes the source and registers each
+# __global__ function it found (anygpu/detail/cuda_syntax.h). Every target compiles that file in
+# place of the source. <out> gets the sources to compile, <discovered> the discovery objects.
+function(_anygpu_register_kernels out discovered name sources)
+  _anygpu_find_packer(packer)
+  set(registered "")
+  set(objects "")
+  set(index 0)
+  foreach(source ${sources})
+    if(source MATCHES "\\.c$")
+      list(APPEND registered "${source}")
+      continue()
+    endif()
+    if(NOT EXISTS "${ANYGPU_HOST_CLANG}" OR NOT packer)
+      if(source MATCHES "\\.cu$")
+        message(FATAL_ERROR "anygpu_add_kernels: ${source} is CUDA source, whose kernels the "
+          "build finds with clang++-19 (install clang-19 or set ANYGPU_HOST_CLANG) and "
+          "anygpu-pack")
+      endif()
+      list(APPEND registered "${source}")  # AG_KERNEL sources need neither
+      continue()
+    endif()
+    get_filename_component(stem "${source}" NAME_WE)
+    set(dir "${CMAKE_BINARY_DIR}/kernels/${name}/registry")
+    set(object "${dir}/${index}_${stem}.discover.o")
+    set(generated "${dir}/${index}_${stem}.kernels.cpp")
+    set(prelude_flags "")
+    set(prelude_option "")
+    if(source MATCHES "\\.cu$")
+      set(prelude_flags -include anygpu/cuda.h)
+      set(prelude_option --prelude anygpu/cuda.h)
+    endif()
+    add_custom_command(OUTPUT "${object}"
+      COMMAND "${ANYGPU_HOST_CLANG}" -std=c++17 -x c++ -O0 -fPIC -w -DAGK_DISCOVER
+              ${prelude_flags} ${_ANYGPU_KERNEL_INCLUDES}
+              -MD -MT "${object}" -MF "${object}.d" -c "${source}" -o "${object}"
+      DEPENDS "${source}" DEPFILE "${object}.d"
+      COMMENT "anygpu kernels: finding the kernels of ${stem}" VERBATIM)
+    add_custom_command(OUTPUT "${generated}"
+      COMMAND ${packer} kernels --source "${source}" ${prelude_option} -o "${generated}"
+              "${object}"
+      DEPENDS "${object}" ${packer} COMMENT "anygpu kernels: registering ${stem}'s kernels"
+      VERBATIM)
+    list(APPEND registered "${generated}")
+    list(APPEND objects "${object}")
+    math(EXPR index "${index} + 1")
+  endforeach()
+  set(${out} "${registered}" PARENT_SCOPE)
+  set(${discovered} "${objects}" PARENT_SCOPE)
 endfunction()
 
 # The barrier pass plugin host code objects are built with: this build's (the target
@@ -270,7 +344,7 @@ function(_anygpu_host_pass_objects out name sources plugin)
   set(objects "")
   set(index 0)
   foreach(source ${sources})
-    if(source MATCHES "\\.c$")
+    if(source MATCHES "\\.(c|S)$")
       list(APPEND objects "${source}")
       continue()
     endif()
@@ -280,7 +354,7 @@ function(_anygpu_host_pass_objects out name sources plugin)
       COMMAND "${ANYGPU_HOST_CLANG}" -std=c++17 -O3 -fPIC -fvisibility=hidden -fno-exceptions
               -ffp-contract=off
               -Wno-pass-failed -DANYGPU_WORKITEM_LOOPS "-fpass-plugin=${plugin}"
-              -I${ANYGPU_KERNEL_INCLUDE_DIR} -I${CMAKE_CURRENT_SOURCE_DIR}
+              ${_ANYGPU_KERNEL_INCLUDES}
               -MD -MT "${object}" -MF "${object}.d" -c "${source}" -o "${object}"
       DEPENDS "${source}" ${plugin_target} "${plugin}" DEPFILE "${object}.d"
       COMMENT "anygpu kernels: host ${stem} with the barrier pass" VERBATIM)
@@ -304,8 +378,8 @@ function(_anygpu_add_host out name sources)
   endif()
   add_library(${host_target} MODULE ${sources})
   set_target_properties(${host_target} PROPERTIES LINKER_LANGUAGE CXX)
-  target_include_directories(${host_target} PRIVATE
-    ${ANYGPU_KERNEL_INCLUDE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
+  target_include_directories(${host_target} PRIVATE ${ANYGPU_KERNEL_INCLUDE_DIR}
+    ${ANYGPU_KERNEL_INCLUDE_DIR}/anygpu/cuda_compat ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(${host_target} PRIVATE m)
   set_target_properties(${host_target} PROPERTIES
     PREFIX "" OUTPUT_NAME "${name}.host" SUFFIX ".so"
@@ -336,13 +410,35 @@ endfunction()
 function(_anygpu_build_image name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "HOST_ONLY" "" "SOURCES;PTX_ARCHS;AMDGPU_TARGETS")
   set(sources ${ARG_SOURCES})
+  _anygpu_register_kernels(compiled discovered "${name}" "${sources}")
   set(gpu_sources "")
+  set(opencl_sources "")
+  set(hip_sources "")
   foreach(source ${sources})
-    if(NOT source MATCHES "\\.c$")
-      list(APPEND gpu_sources "${source}")
+    if(source MATCHES "\\.c$")
+      continue()
+    endif()
+    list(FIND sources "${source}" position)
+    list(GET compiled ${position} registered)
+    list(APPEND gpu_sources "${registered}")
+    if(source MATCHES "\\.cu$")
+      list(APPEND hip_sources "${registered}")
+    else()
+      list(APPEND opencl_sources "${source}")  # C++ for OpenCL takes no __global__ function
     endif()
   endforeach()
-  _anygpu_add_host(host "${name}" "${sources}")
+  set(host_sources ${compiled})
+  if(discovered)
+    _anygpu_find_packer(packer)
+    set(storage "${CMAKE_BINARY_DIR}/kernels/${name}/registry/shared_memory.S")
+    add_custom_command(OUTPUT "${storage}"
+      COMMAND ${packer} shared-memory --host ${ANYGPU_CPU_DYNAMIC_SHARED_BYTES} -o "${storage}"
+              ${discovered}
+      DEPENDS ${discovered} ${packer} COMMENT "anygpu kernels: ${name}'s extern __shared__ arrays"
+      VERBATIM)
+    list(APPEND host_sources "${storage}")
+  endif()
+  _anygpu_add_host(host "${name}" "${host_sources}")
   set(pack_args --host "${host}")
   set(ptx_files "")
   set(cubin_files "")
@@ -366,7 +462,7 @@ function(_anygpu_build_image name)
       endforeach()
     endif()
     if(_ANYGPU_HAVE_SPIRV)
-      _anygpu_add_spirv(spirv "${name}" "${gpu_sources}")
+      _anygpu_add_spirv(spirv "${name}" "${opencl_sources}" "${hip_sources}")
       list(APPEND pack_args --spirv "${spirv}")
     endif()
   endif()
@@ -458,6 +554,10 @@ function(anygpu_add_kernels)
   if(ARG_HOST_ONLY)
     set(host_only HOST_ONLY)
   endif()
+  # Kernel sources find anygpu's headers, CUDA's header names (cuda_runtime.h...) as anygpu's,
+  # and the headers next to the CMakeLists.txt that builds them.
+  set(_ANYGPU_KERNEL_INCLUDES -I${ANYGPU_KERNEL_INCLUDE_DIR}
+    -I${ANYGPU_KERNEL_INCLUDE_DIR}/anygpu/cuda_compat -I${CMAKE_CURRENT_SOURCE_DIR})
   if(NOT TARGET anygpu_kernels_${ARG_NAME})  # an image is built once, embedded in each target
     set(sources "")
     foreach(source ${ARG_SOURCES})
