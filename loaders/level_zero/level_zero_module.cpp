@@ -120,6 +120,14 @@ ag_result get_ze_function(const LevelZeroFunctions& ze, ZeModule* module, const 
 
 ag_result append_ze_launch(const LevelZeroFunctions& ze, ZeFunction* f, const LaunchConfig& c,
                            void** params, ze_command_list_handle_t list) {
+  // A CUDA-syntax kernel (no __local parameter) has its extern __shared__ arrays sized in the
+  // module: a launch may not ask for more.
+  if (!f->dynamic_shared && c.shared_memory_bytes > kSpirvExternSharedBytes)
+    return fail(AG_ERROR_INVALID_VALUE,
+                "the launch asks for %u bytes of dynamic shared memory, but this CUDA-syntax "
+                "kernel's SPIR-V holds its extern __shared__ arrays in %zu bytes "
+                "(ANYGPU_SPIRV_DYNAMIC_SHARED_BYTES of anygpu_add_kernels)",
+                c.shared_memory_bytes, kSpirvExternSharedBytes);
   if (!f->layout_known)
     return fail(AG_ERROR_NOT_SUPPORTED,
                 "the SPIR-V module gives no parameter layout for this kernel, so its arguments "

@@ -17,11 +17,16 @@
 
 namespace anygpu::level_zero {
 
+// The size anygpu_add_kernels gives each extern __shared__ array of a CUDA-syntax kernel's SPIR-V
+// (ANYGPU_SPIRV_DYNAMIC_SHARED_BYTES in cmake/AnygpuKernels.cmake): SPIR-V has no unsized ones.
+constexpr size_t kSpirvExternSharedBytes = 49152;
+
 struct ZeFunction {
   ze_kernel_handle_t kernel = nullptr;
   std::vector<ag_param_info> layout;  // the user's parameters
   bool layout_known = false;
-  // anygpu's SPIR-V kernels take the dynamic shared memory as one more, trailing, __local pointer.
+  // AG_KERNEL's SPIR-V kernels take the dynamic shared memory as one more, trailing, __local
+  // pointer; CUDA-syntax kernels (HIP-mode SPIR-V) do not.
   bool dynamic_shared = false;
   uint32_t dynamic_shared_index = 0;
   // The kernel object holds arguments and group size until the launch is appended: a launch

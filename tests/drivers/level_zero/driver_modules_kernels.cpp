@@ -97,9 +97,11 @@ ze_result_t zeKernelCreate(ze_module_handle_t module, const ze_kernel_desc_t* de
                                 known) != AG_SUCCESS)
     return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
   created->spirv = entry->params;
-  // The host kernel takes the user's parameters; the SPIR-V entry one more, the __local buffer.
-  if (created->spirv.size() != created->layout.size() + 1 ||
-      !created->spirv.back().workgroup_pointer)
+  // The host kernel takes the user's parameters; an AG_KERNEL entry one more, the __local buffer,
+  // while a CUDA-syntax kernel's (HIP-mode SPIR-V) has its extern __shared__ arrays sized in the
+  // module and takes the user's parameters alone.
+  const bool local_buffer = !created->spirv.empty() && created->spirv.back().workgroup_pointer;
+  if (created->spirv.size() != created->layout.size() + (local_buffer ? 1 : 0))
     return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
   created->values.resize(created->spirv.size());
   created->set.assign(created->spirv.size(), false);
