@@ -244,6 +244,73 @@ std::vector<Case> cases() {
                    launch(f, {2, 1, 1}, b, p);
                    return std::vector<Bytes>{bytes_of(done)};
                  }});
+  // The CUDA sources' kernels (tests/cuda_sources), by their mangled names.
+  all.push_back({"_Z5saxpyifPKfPf", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 3001;
+                   float a = -2.5f;
+                   DeviceBuffer<float> x(d, ramp(n, 31)), y(d, ramp(n, 7));
+                   void* p[] = {&n, &a, x.param(), y.param()};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(y)};
+                 }});
+  for (unsigned block : {64u, 256u}) {
+    all.push_back({block == 64 ? "_Z10block_sumsILj64EEvPKfPfj" : "_Z10block_sumsILj256EEvPKfPfj",
+                   [block](const Shape& s) { return s.x == block && s.y == 1 && s.z == 1; },
+                   [block](ag_device d, ag_function f, const Shape& b) {
+                     unsigned n = 5 * block + 3;
+                     DeviceBuffer<float> in(d, ramp(n, 19)), out(d, blocks_for(n, block));
+                     void* p[] = {in.param(), out.param(), &n};
+                     launch(f, {blocks_for(n, block), 1, 1}, b, p, block * sizeof(float));
+                     return std::vector<Bytes>{bytes_of(out)};
+                   }});
+  }
+  all.push_back({"_Z18reverse_blocks_128PKfPf",
+                 [](const Shape& s) { return s.x <= 128 && s.y == 1 && s.z == 1; },
+                 [](ag_device d, ag_function f, const Shape& b) {
+                   const unsigned n = 6 * b.x;
+                   DeviceBuffer<float> in(d, ramp(n, 23)), out(d, n);
+                   void* p[] = {in.param(), out.param()};
+                   launch(f, {6, 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back({"_ZN12cuda_sources13scale_clampedIfEEvPT_iS1_", any_shape,
+                 [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 999;
+                   float factor = 0.5f;
+                   DeviceBuffer<float> data(d, ramp(n, 41));
+                   void* p[] = {data.param(), &n, &factor};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(data)};
+                 }});
+  all.push_back({"_ZN12cuda_sources13scale_clampedIiEEvPT_iS1_", any_shape,
+                 [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 999, factor = 3;
+                   std::vector<int> values(n);
+                   for (int i = 0; i < n; ++i) values[i] = i % 37 - 18;
+                   DeviceBuffer<int> data(d, values);
+                   void* p[] = {data.param(), &n, &factor};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(data)};
+                 }});
+  all.push_back({"_Z17print_block_sizesi",  // no output to compare: that it runs at all
+                 [](const Shape& s) { return s.x * s.y * s.z == 1; },
+                 [](ag_device, ag_function f, const Shape& b) {
+                   int tag = 0;
+                   void* p[] = {&tag};
+                   launch(f, {1, 1, 1}, b, p);
+                   return std::vector<Bytes>{};
+                 }});
+  all.push_back(
+      {"_Z14count_positivePKiiPj", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+         int n = 4097;
+         std::vector<int> values(n);
+         for (int i = 0; i < n; ++i) values[i] = (i * 31) % 9 - 4;
+         DeviceBuffer<int> in(d, values);
+         DeviceBuffer<unsigned> count(d, std::vector<unsigned>{0u});
+         void* p[] = {in.param(), &n, count.param()};
+         launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+         return std::vector<Bytes>{bytes_of(count)};
+       }});
   return all;
 }
 

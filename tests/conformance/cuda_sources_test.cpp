@@ -4,8 +4,10 @@
 // code object of the image gives them.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
+#include <string>
 
 #include "test_support.h"
 
@@ -33,8 +35,8 @@ TEST_P(CudaSourceTest, GlobalFunctionWithRestrictPointers) {
   }
   DeviceBuffer<float> dx(device, x), dy(device, y);
   void* params[] = {&n, &a, dx.param(), dy.param()};
-  ASSERT_AG(agLaunchKernel(module.function("_Z5saxpyifPKfPf"), blocks_for(n, 128), 1, 1, 128, 1,
-                           1, 0, nullptr, params, nullptr));
+  ASSERT_AG(agLaunchKernel(module.function("_Z5saxpyifPKfPf"), blocks_for(n, 128), 1, 1, 128, 1, 1,
+                           0, nullptr, params, nullptr));
   const std::vector<float> result = dy.download();
   for (int i = 0; i < n; ++i) ASSERT_EQ(a * x[i] + y[i], result[i]) << "element " << i;
 }
@@ -76,7 +78,7 @@ TEST_P(CudaSourceTest, DynamicSharedBeyondTheSpirvArraysIsRefusedOnLevelZero) {
   EXPECT_EQ(AG_ERROR_INVALID_VALUE,
             agLaunchKernel(module.function("_Z10block_sumsILj64EEvPKfPfj"), 1, 1, 1, 64, 1, 1,
                            49152 + 4, nullptr, params, nullptr));
-  EXPECT_NE(nullptr, strstr(agGetLastErrorDetail(), "49152 bytes")) << agGetLastErrorDetail();
+  EXPECT_NE(std::string::npos, last_detail().find("49152 bytes")) << last_detail();
   void* ok[] = {din.param(), dout.param(), &n};
   ASSERT_AG(agLaunchKernel(module.function("_Z10block_sumsILj64EEvPKfPfj"), 1, 1, 1, 64, 1, 1,
                            49152, nullptr, ok, nullptr));
@@ -90,13 +92,13 @@ TEST_P(CudaSourceTest, SharedMemoryDeclaredInAHelper) {
   std::iota(in.begin(), in.end(), 0.0f);
   DeviceBuffer<float> din(device, in), dout(device, in.size());
   void* params[] = {din.param(), dout.param()};
-  ASSERT_AG(agLaunchKernel(module.function("_Z18reverse_blocks_128PKfPf"), grid, 1, 1, block, 1,
-                           1, 0, nullptr, params, nullptr));
+  ASSERT_AG(agLaunchKernel(module.function("_Z18reverse_blocks_128PKfPf"), grid, 1, 1, block, 1, 1,
+                           0, nullptr, params, nullptr));
   const std::vector<float> out = dout.download();
   for (unsigned b = 0; b < grid; ++b)
     for (unsigned t = 0; t < block; ++t)
-      ASSERT_EQ(in[b * block + block - 1 - t], out[b * block + t]) << "block " << b << " thread "
-                                                                   << t;
+      ASSERT_EQ(in[b * block + block - 1 - t], out[b * block + t])
+          << "block " << b << " thread " << t;
 }
 
 // Kernels in a namespace, a template over the element type, helpers that are __forceinline__ and
@@ -140,6 +142,29 @@ TEST_P(CudaSourceTest, AtomicCountOnUnsignedCounter) {
   ASSERT_AG(agLaunchKernel(module.function("_Z14count_positivePKiiPj"), blocks_for(n, 256), 1, 1,
                            256, 1, 1, 0, nullptr, params, nullptr));
   EXPECT_EQ(positive, dcount.download()[0]);
+}
+
+// printf in a kernel prints where anygpu builds it: the CPU device and NVIDIA GPUs (and the test
+// drivers, which run the host code object).
+TEST_P(CudaSourceTest, PrintfFromAKernel) {
+  ag_device_properties properties{};
+  properties.struct_size = sizeof properties;
+  ASSERT_AG(agDeviceGetProperties(device, &properties));
+  if (properties.backend != AG_BACKEND_CPU && properties.backend != AG_BACKEND_CUDA)
+    GTEST_SKIP() << "printf in kernels is built for the CPU device and NVIDIA GPUs only";
+  int tag = 42;
+  void* params[] = {&tag};
+  ::testing::internal::CaptureStdout();
+  const ag_result launched = agLaunchKernel(module.function("_Z17print_block_sizesi"), 3, 1, 1, 8,
+                                            1, 1, 0, nullptr, params, nullptr);
+  fflush(stdout);
+  const std::string printed = ::testing::internal::GetCapturedStdout();
+  ASSERT_AG(launched);
+  for (unsigned block = 0; block < 3; ++block)
+    EXPECT_NE(std::string::npos,
+              printed.find("kernel 42: block " + std::to_string(block) + " of 8 threads\n"))
+        << printed;
+  EXPECT_EQ(3, std::count(printed.begin(), printed.end(), '\n')) << printed;
 }
 
 // The parameter layout comes from the kernel's own types, whichever code object the device runs.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # check_spirv.sh SPIRV_VAL SPIRV_DIS SPIRV_FILE KERNEL_NAME...
-# spirv-val accepts the module, its OpEntryPoints are exactly the kernel names, and each kernel
-# ends with the Workgroup pointer parameter that carries dynamic shared memory
-# (docs/kernel-dialect.md).
+# spirv-val accepts the module, its OpEntryPoints are exactly the kernel names, and each AG_KERNEL
+# kernel ends with the Workgroup pointer parameter that carries dynamic shared memory, while
+# CUDA-syntax kernels (mangled names, _Z...) take none: their extern __shared__ arrays are sized in
+# the module (docs/kernel-dialect.md).
 set -euo pipefail
 . "$(dirname "$0")/check_common.sh"
 spirv_val=$1 spirv_dis=$2 spirv=$3
@@ -20,10 +21,16 @@ awk '$2 == "=" && $3 == "OpTypePointer" && $4 == "Workgroup" { workgroup[$1] = 1
      $2 == "=" && $3 == "OpFunction" { type[$1] = $NF }
      $1 == "OpEntryPoint" { entry[$3] = $4 }
      END {
-       for (id in entry)
-         if (!workgroup[last_parameter[type[id]]]) {
+       for (id in entry) {
+         cuda = entry[id] ~ /^"_Z/
+         if (!cuda && !workgroup[last_parameter[type[id]]]) {
            print "no trailing Workgroup pointer: " entry[id]
            bad = 1
          }
+         if (cuda && workgroup[last_parameter[type[id]]]) {
+           print "a CUDA-syntax kernel with a trailing Workgroup pointer: " entry[id]
+           bad = 1
+         }
+       }
        exit bad
-     }' "$scratch/text" || fail "a kernel lacks the dynamic shared-memory parameter"
+     }' "$scratch/text" || fail "a kernel's dynamic shared-memory parameter is not as its form wants"

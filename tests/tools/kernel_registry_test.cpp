@@ -1,0 +1,101 @@
+// The pieces of anygpu-pack that build CUDA sources: how a kernel's declaration is read from its
+// mangled name, and how SPIR-V's extern __shared__ arrays are given a size.
+#include <gtest/gtest.h>
+
+#include "tools/anygpu-pack/kernel_declaration.h"
+#include "tools/anygpu-pack/spirv_shared_memory.h"
+
+namespace {
+
+using anygpu_pack::kernel_declaration;
+using anygpu_pack::KernelDeclaration;
+using anygpu_pack::size_extern_shared_arrays;
+
+KernelDeclaration declared(const std::string& mangled) {
+  KernelDeclaration declaration;
+  std::string error;
+  EXPECT_TRUE(kernel_declaration(mangled, &declaration, &error)) << error;
+  return declaration;
+}
+
+TEST(KernelDeclaration, PlainFunction) {
+  const KernelDeclaration d = declared("_Z5saxpyifPKfPf");
+  EXPECT_EQ("saxpy", d.name);
+  EXPECT_EQ("int, float, float const*, float*", d.params);
+}
+
+TEST(KernelDeclaration, TemplateInstanceDropsItsReturnType) {
+  const KernelDeclaration d = declared("_Z10block_sumsILj256EEvPKfPfj");
+  EXPECT_EQ("block_sums<256u>", d.name);
+  EXPECT_EQ("float const*, float*, unsigned int", d.params);
+}
+
+TEST(KernelDeclaration, NamespacesAndNoParameters) {
+  EXPECT_EQ("ns::scale<float>", declared("_ZN2ns5scaleIfEEvPT_i").name);
+  const KernelDeclaration empty = declared("_Z5emptyv");
+  EXPECT_EQ("empty", empty.name);
+  EXPECT_EQ("", empty.params);
+}
+
+TEST(KernelDeclaration, AnonymousNamespacesAreDropped) {
+  const KernelDeclaration d = declared("_ZN12_GLOBAL__N_16kernelEPN12_GLOBAL__N_14PairE");
+  EXPECT_EQ("kernel", d.name);
+  EXPECT_EQ("Pair*", d.params);
+}
+
+TEST(KernelDeclaration, FunctionPointerParameters) {
+  const KernelDeclaration d = declared("_Z5applyPFviEi");
+  EXPECT_EQ("apply", d.name);
+  EXPECT_EQ("void (*)(int), int", d.params);
+}
+
+TEST(KernelDeclaration, NamesThatAreNotMangledAreRefused) {
+  KernelDeclaration d;
+  std::string error;
+  EXPECT_FALSE(kernel_declaration("saxpy", &d, &error));
+  EXPECT_NE(std::string::npos, error.find("saxpy")) << error;
+  EXPECT_FALSE(kernel_declaration("_Z3fooi_garbage(", &d, &error));
+}
+
+TEST(SpirvSharedMemory, ExternArraysGetTheirSizeEverywhere) {
+  const std::string ir =
+      "@sdata = external hidden local_unnamed_addr addrspace(3) global [0 x float], align 4\n"
+      "  %1 = getelementptr inbounds [0 x float], [0 x float] addrspace(3)* @sdata, i64 0, "
+      "i64 %0\n";
+  std::string sized, error;
+  ASSERT_TRUE(size_extern_shared_arrays(ir, 49152, &sized, &error)) << error;
+  EXPECT_EQ(std::string::npos, sized.find("[0 x")) << sized;
+  EXPECT_NE(std::string::npos,
+            sized.find("@sdata = hidden addrspace(3) global [12288 x float] undef, align 4"))
+      << sized;
+  EXPECT_NE(std::string::npos, sized.find("getelementptr inbounds [12288 x float], [12288 x float]"))
+      << sized;
+}
+
+TEST(SpirvSharedMemory, StructElementsAreSizedWithTheirPadding) {
+  const std::string ir =
+      "%struct.Pair = type { i8, double }\n"
+      "%struct.Wide = type { [3 x float], <4 x float> }\n"
+      "@pairs = external addrspace(3) global [0 x %struct.Pair], align 8\n"
+      "@wide = external addrspace(3) global [0 x %struct.Wide], align 16\n";
+  std::string sized, error;
+  ASSERT_TRUE(size_extern_shared_arrays(ir, 4096, &sized, &error)) << error;
+  EXPECT_NE(std::string::npos, sized.find("[256 x %struct.Pair] undef")) << sized;  // 16 bytes
+  EXPECT_NE(std::string::npos, sized.find("[128 x %struct.Wide] undef")) << sized;  // 32 bytes
+}
+
+TEST(SpirvSharedMemory, ModulesWithoutExternArraysAreUnchanged) {
+  const std::string ir = "@tile = internal addrspace(3) global [16 x float] undef, align 4\n";
+  std::string sized, error;
+  ASSERT_TRUE(size_extern_shared_arrays(ir, 49152, &sized, &error)) << error;
+  EXPECT_EQ(ir, sized);
+}
+
+TEST(SpirvSharedMemory, AnElementOfUnknownSizeIsAnError) {
+  const std::string ir = "@odd = external addrspace(3) global [0 x %struct.Missing], align 4\n";
+  std::string sized, error;
+  EXPECT_FALSE(size_extern_shared_arrays(ir, 49152, &sized, &error));
+  EXPECT_NE(std::string::npos, error.find("@odd")) << error;
+}
+
+}  // namespace
