@@ -68,7 +68,8 @@ TEST(SpirvSharedMemory, ExternArraysGetTheirSizeEverywhere) {
   EXPECT_NE(std::string::npos,
             sized.find("@sdata = hidden addrspace(3) global [12288 x float] undef, align 4"))
       << sized;
-  EXPECT_NE(std::string::npos, sized.find("getelementptr inbounds [12288 x float], [12288 x float]"))
+  EXPECT_NE(std::string::npos,
+            sized.find("getelementptr inbounds [12288 x float], [12288 x float]"))
       << sized;
 }
 
