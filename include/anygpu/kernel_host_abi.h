@@ -11,6 +11,20 @@
 
 #include <stdint.h>
 
+/* Outside extern "C": C++ gives it a conversion template. CUDA's `uint3 t = threadIdx;` and
+ * `dim3 b = blockDim;` (anygpu/vector_types.h) convert it to any type built from exactly three
+ * unsigned ints: a 12-byte struct (uint3, dim3), or a 3-element vector (OpenCL's uint3). */
+typedef struct agk_dim3 {
+  unsigned int x, y, z;
+#ifdef __cplusplus
+  template <typename V, typename = decltype(V{x, y, z}),
+            typename = char[!__is_class(V) || sizeof(V) == 3 * sizeof(unsigned int) ? 1 : -1]>
+  constexpr operator V() const {
+    return V{x, y, z};
+  }
+#endif
+} agk_dim3;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -20,10 +34,6 @@ extern "C" {
 #define AGK_HOST_ABI_MIN_VERSION 1u
 #define AGK_HOST_ABI_SYMBOL "anygpu_host_abi"
 #define AGK_KERNEL_SYMBOL_PREFIX "anygpu_kernel_"
-
-typedef struct agk_dim3 {
-  unsigned int x, y, z;
-} agk_dim3;
 
 /* What one kernel thread sees. The runtime owns it; the code object reads it through a
  * thread-local pointer that the entry points set. */

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 
 #include <anygpu/kernel_host_abi.h>
+#include <anygpu/vector_types.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -202,6 +203,21 @@ std::vector<Case> cases() {
                    void* p[] = {&c, &s, &i, &l, &x, &y, out.param(), &pair};
                    launch(f, {2, 1, 1}, b, p);
                    return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back({"vector_params", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 1501;
+                   const float4 scale = make_float4(2.0f, -0.5f, 4.0f, 0.25f);
+                   const int2 offset = make_int2(3, -7);
+                   DeviceBuffer<float> in(d, ramp(4 * n, 29)), out(d, 4 * n);
+                   DeviceBuffer<double> sums(d, 2 * n);
+                   void* p[] = {const_cast<float4*>(&scale),
+                                const_cast<int2*>(&offset),
+                                in.param(),
+                                out.param(),
+                                sums.param(),
+                                &n};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out), bytes_of(sums)};
                  }});
   all.push_back({"reverse_blocks", any_shape, [](ag_device d, ag_function f, const Shape& b) {
                    int n = 2500;

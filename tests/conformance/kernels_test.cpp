@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <numeric>
 
+#include <anygpu/vector_types.h>
+
 #include "mixed_params.h"
 #include "test_support.h"
 
@@ -159,6 +161,60 @@ TEST_P(KernelTest, MixedParametersLayout) {
     info.struct_size = sizeof info;
     ASSERT_AG(agFunctionGetParamInfo(function, p, &info));
     EXPECT_EQ(sizes[p], info.size) << "parameter " << p;
+    EXPECT_EQ(offsets[p], info.offset) << "parameter " << p;
+    EXPECT_EQ(kinds[p], info.kind) << "parameter " << p;
+  }
+}
+
+// CUDA's vector types from the host: float4 and int2 by value, float4 and double2 through
+// pointers (kernels/vector_params.cpp); the last block is partial.
+TEST_P(KernelTest, VectorTypesByValueAndThroughPointers) {
+  int n = 1000;
+  const float4 scale = make_float4(2.0f, -0.5f, 4.0f, 0.25f);
+  const int2 offset = make_int2(3, -7);
+  std::vector<float4> in(n);
+  for (int i = 0; i < n; ++i)
+    in[i] = make_float4(0.5f * i, 1.0f - i, static_cast<float>(i % 9), 8.0f * (i % 5));
+  DeviceBuffer<float4> din(device, in), dout(device, n);
+  DeviceBuffer<double2> dsums(device, n);
+  void* params[] = {const_cast<float4*>(&scale),
+                    const_cast<int2*>(&offset),
+                    din.param(),
+                    dout.param(),
+                    dsums.param(),
+                    &n};
+  ASSERT_AG(agLaunchKernel(module.function("vector_params"), blocks_for(n, 128), 1, 1, 128, 1, 1, 0,
+                           nullptr, params, nullptr));
+  const std::vector<float4> out = dout.download();
+  const std::vector<double2> sums = dsums.download();
+  for (int i = 0; i < n; ++i) {
+    const float4 v = in[i];
+    ASSERT_EQ(v.x * scale.x + offset.x, out[i].x) << "element " << i;
+    ASSERT_EQ(v.y * scale.y + offset.y, out[i].y) << "element " << i;
+    ASSERT_EQ(v.z * scale.z, out[i].z) << "element " << i;
+    ASSERT_EQ(v.w * scale.w, out[i].w) << "element " << i;
+    ASSERT_EQ(double(v.x) + double(v.y) + double(v.z) + double(v.w), sums[i].x) << "element " << i;
+    ASSERT_EQ(double(offset.x) * offset.y + i, sums[i].y) << "element " << i;
+  }
+}
+
+// The layout every device reports for them: CUDA's sizes and alignments.
+TEST_P(KernelTest, VectorTypesParameterLayout) {
+  ag_function function = module.function("vector_params");
+  int count = 0;
+  ASSERT_AG(agFunctionGetParamCount(function, &count));
+  ASSERT_EQ(6, count);
+  const size_t sizes[] = {16, 8, sizeof(void*), sizeof(void*), sizeof(void*), 4};
+  const size_t alignments[] = {16, 8, alignof(void*), alignof(void*), alignof(void*), 4};
+  const size_t offsets[] = {0, 16, 24, 32, 40, 48};
+  const ag_param_kind kinds[] = {AG_PARAM_STRUCT,  AG_PARAM_STRUCT,  AG_PARAM_POINTER,
+                                 AG_PARAM_POINTER, AG_PARAM_POINTER, AG_PARAM_INTEGER};
+  for (int p = 0; p < count; ++p) {
+    ag_param_info info{};
+    info.struct_size = sizeof info;
+    ASSERT_AG(agFunctionGetParamInfo(function, p, &info));
+    EXPECT_EQ(sizes[p], info.size) << "parameter " << p;
+    EXPECT_EQ(alignments[p], info.alignment) << "parameter " << p;
     EXPECT_EQ(offsets[p], info.offset) << "parameter " << p;
     EXPECT_EQ(kinds[p], info.kind) << "parameter " << p;
   }

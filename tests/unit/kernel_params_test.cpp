@@ -33,6 +33,10 @@ constexpr ag_param_kind I = AG_PARAM_INTEGER, F = AG_PARAM_FLOAT, P = AG_PARAM_P
 const std::vector<Expected> kMixedParams = {{I, 1, 1, 0},  {I, 2, 2, 2},  {I, 4, 4, 4},
                                             {I, 8, 8, 8},  {F, 4, 4, 16}, {F, 8, 8, 24},
                                             {P, 8, 8, 32}, {S, 16, 8, 40}};
+// kernels/vector_params.cpp: (float4, int2, const float4*, float4*, double2*, int): CUDA's
+// vector types are structs of their own alignment (float4 16, int2 8).
+const std::vector<Expected> kVectorParams = {{S, 16, 16, 0}, {S, 8, 8, 16}, {P, 8, 8, 24},
+                                             {P, 8, 8, 32},  {P, 8, 8, 40}, {I, 4, 4, 48}};
 // kernels/saxpy.cpp: (int n, float a, const float* x, float* y).
 const std::vector<Expected> kSaxpy = {{I, 4, 4, 0}, {F, 4, 4, 4}, {P, 8, 8, 8}, {P, 8, 8, 16}};
 
@@ -88,6 +92,7 @@ CodeObject code(const std::vector<unsigned char>& bytes, CodeObjectFormat format
 void expect_test_kernels(const CodeObject& code) {
   EXPECT_TRUE(has_layout(code, "mixed_params", kMixedParams));
   EXPECT_TRUE(has_layout(code, "saxpy", kSaxpy));
+  EXPECT_TRUE(has_layout(code, "vector_params", kVectorParams));
   EXPECT_TRUE(has_layout(code, "empty", {}));
   EXPECT_TRUE(refused(code, "not_a_kernel"));
 }

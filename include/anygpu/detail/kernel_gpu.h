@@ -182,8 +182,15 @@ using agk_value = P;
 /* ------------------------------------------------------------------------------------------------
  * GPU targets, part 2: the dialect, the same on each.
  * ---------------------------------------------------------------------------------------------- */
+#include "../vector_types.h"
+/* uint3 t = threadIdx; dim3 b = blockDim;: as the host's (anygpu/kernel_host_abi.h). */
 typedef struct agk_dim3 {
   unsigned int x, y, z;
+  template <typename V, typename = decltype(V{x, y, z}),
+            typename = char[!__is_class(V) || sizeof(V) == 3 * sizeof(unsigned int) ? 1 : -1]>
+  constexpr operator V() const {
+    return V{x, y, z};
+  }
 } agk_dim3;
 
 #define AGK_INDEX_FUNCTION(function, read)                                    \

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "../kernel_host_abi.h"
+#include "../vector_types.h"
 
 /* ------------------------------------------------------------------------------------------------
  * Host target. The CUDA names expand to agk_* calls. Inside a C++ kernel (AG_KERNEL) they resolve
