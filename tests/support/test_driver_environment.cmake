@@ -65,7 +65,8 @@ function(anygpu_add_driver_suites add backend)
   cmake_language(CALL ${add} conformance_${backend}_driver_tests LABELS conformance SOURCES
     ${PROJECT_SOURCE_DIR}/tests/conformance/kernels_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/conformance/streams_events_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/conformance/modules_test.cpp)
+    ${PROJECT_SOURCE_DIR}/tests/conformance/modules_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/conformance/module_globals_test.cpp)
   cmake_language(CALL ${add} concurrency_${backend}_driver_tests LABELS concurrency SOURCES
     ${PROJECT_SOURCE_DIR}/tests/concurrency/concurrency_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/concurrency/destroy_while_in_use_test.cpp)
