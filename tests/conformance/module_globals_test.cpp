@@ -83,8 +83,8 @@ TEST_P(ModuleGlobalTest, LookupIsStableAndUnknownNamesAreNotFound) {
   EXPECT_NE(first, global(module.module(), "globals_offset", sizeof(float)));
   void* pointer = &pointer;
   size_t bytes = 12345;
-  EXPECT_EQ(AG_ERROR_NOT_FOUND, agModuleGetGlobal(module.module(), "no_such_global", &pointer,
-                                                  &bytes));
+  EXPECT_EQ(AG_ERROR_NOT_FOUND,
+            agModuleGetGlobal(module.module(), "no_such_global", &pointer, &bytes));
   EXPECT_NE(std::string::npos, last_detail().find("no_such_global")) << last_detail();
   EXPECT_EQ(static_cast<void*>(&pointer), pointer);
   EXPECT_EQ(12345u, bytes);
