@@ -155,6 +155,10 @@
   X(cuModuleGetFunction, (CUfunction* function, CUmodule module, const char* name),                \
     (function, module, name),                                                                      \
     c.pointer("module", module), c.text("name", name), c.kernel_found(function, name))             \
+  X(cuModuleGetGlobal_v2, (CUdeviceptr* pointer, size_t* bytes, CUmodule module, const char* name),\
+    (pointer, bytes, module, name), c.pointer("module", module), c.text("name", name),             \
+    c.succeeded() && pointer ? c.device_pointer("pointer", *pointer) : c.none(),                   \
+    c.out_number("bytes", bytes))                                                                  \
   X(cuLibraryLoadData, (CUlibrary* library, const void* image, CUjit_option* jit_options,          \
     void** jit_values, unsigned jit_count, CUlibraryOption* options, void** option_values,         \
     unsigned option_count), (library, image, jit_options, jit_values, jit_count, options,          \

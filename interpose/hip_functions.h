@@ -43,6 +43,9 @@
   X(hipModuleGetFunction, (hipFunction_t* function, hipModule_t module, const char* name),         \
     (function, module, name),                                                                      \
     c.pointer("module", module), c.text("name", name), c.kernel_found(function, name))             \
+  X(hipModuleGetGlobal, (hipDeviceptr_t* pointer, size_t* bytes, hipModule_t module,               \
+    const char* name), (pointer, bytes, module, name), c.pointer("module", module),                \
+    c.text("name", name), c.out_pointer("pointer", pointer), c.out_number("bytes", bytes))         \
   X(hipModuleLaunchKernel, (hipFunction_t function, unsigned grid_x, unsigned grid_y,              \
     unsigned grid_z, unsigned block_x, unsigned block_y, unsigned block_z, unsigned shared_bytes,  \
     hipStream_t stream, void** params, void** extra), (function, grid_x, grid_y, grid_z, block_x,  \

@@ -244,6 +244,15 @@ AG_API ag_result agModuleLoad(ag_device device, const char* path, ag_module* mod
  * GPU backends wait for the device's pending work first. */
 AG_API ag_result agModuleUnload(ag_module module);
 AG_API ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* function);
+/* The module-scope variable `name` (CUDA's __device__ and __constant__ variables, as
+ * cuModuleGetGlobal gives them): its device address in `*device_ptr` and its size in `*bytes`.
+ * Either output may be NULL. The address is device memory of the module's device, valid while the
+ * module is loaded: read and write it with agMemcpy* (cudaMemcpyToSymbol ports as this lookup and
+ * agMemcpyHtoD). `name` is the symbol's name: a variable in a namespace has its mangled name
+ * ("_ZN2ns7counterE"). AG_ERROR_NOT_FOUND when the module has no such variable (an empty name
+ * included). On the CPU device, modules loaded from identical images share their variables. */
+AG_API ag_result agModuleGetGlobal(ag_module module, const char* name, void** device_ptr,
+                                   size_t* bytes);
 
 typedef enum ag_param_kind {
   AG_PARAM_INTEGER = 1, /* signed or unsigned integer, char and bool included */

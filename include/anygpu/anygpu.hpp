@@ -537,6 +537,19 @@ class module {
     return anygpu::function(f, name);
   }
 
+  // A module-scope variable (__device__, __constant__): its device address and size, valid while
+  // the module is loaded.
+  struct global_variable {
+    void* address;
+    std::size_t bytes;
+  };
+  // The variable `name` (agModuleGetGlobal; AG_ERROR_NOT_FOUND when the module has none).
+  global_variable global(const std::string& name) const {
+    global_variable g{nullptr, 0};
+    check(agModuleGetGlobal(handle_, name.c_str(), &g.address, &g.bytes), "agModuleGetGlobal");
+    return g;
+  }
+
   // Waits for the device's pending work, unloads and leaves this owner empty. Never throws.
   ag_result reset() noexcept {
     if (!handle_) return AG_SUCCESS;

@@ -225,6 +225,12 @@ class CpuDevice final : public DeviceBackend {
     return AG_SUCCESS;
   }
 
+  ag_result module_get_global(void* module, const char* name, void** pointer,
+                              size_t* bytes) override {
+    if (ag_result r = usable()) return r;
+    return static_cast<const HostModule*>(module)->get_global(name, pointer, bytes);
+  }
+
   ag_result launch(void* function, const LaunchConfig& config, void** params,
                    void* stream) override {
     if (ag_result r = usable()) return r;

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <vector>
 
+#include "host_globals.h"
 #include "kernel_fault_trap.h"
 #include "shim/code_object/carried_device_code.h"
 #include "shim/code_object/code_object.h"
@@ -194,6 +195,10 @@ ag_result HostModule::load(const unsigned char* image, size_t bytes, HostModule*
 }
 
 HostModule::~HostModule() = default;
+
+ag_result HostModule::get_global(const char* name, void** pointer, size_t* bytes) const {
+  return find_host_global(handle_, name, pointer, bytes);
+}
 
 ag_result HostModule::get_kernel(const char* name, const HostKernel** kernel) {
   std::lock_guard<std::mutex> lock(mutex_);

@@ -25,6 +25,8 @@ class HostModule {
   HostModule& operator=(const HostModule&) = delete;
 
   ag_result get_kernel(const char* name, const HostKernel** kernel);
+  // The exported variable `name` (host_globals.h).
+  ag_result get_global(const char* name, void** pointer, size_t* bytes) const;
 
   void retain() { references_.fetch_add(1, std::memory_order_relaxed); }
   void release() {

@@ -155,6 +155,8 @@ constexpr int kRequestedApiVersion = 12000;
   X(cuModuleUnload, cuModuleUnload, CUresult, (CUmodule module))                                  \
   X(cuModuleGetFunction, cuModuleGetFunction, CUresult,                                           \
     (CUfunction * function, CUmodule module, const char* name))                                   \
+  X(cuModuleGetGlobal_v2, cuModuleGetGlobal, CUresult,                                            \
+    (CUdeviceptr * pointer, size_t* bytes, CUmodule module, const char* name))                    \
   X(cuLaunchKernel, cuLaunchKernel, CUresult,                                                     \
     (CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,    \
      unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream, void** params,   \

@@ -274,6 +274,18 @@ ag_result CudaDevice::module_get_function(void* module, const char* name, void**
   });
 }
 
+ag_result CudaDevice::module_get_global(void* module, const char* name, void** pointer,
+                                        size_t* bytes) {
+  return in_context([&] {
+    CUdeviceptr address = 0;
+    if (CUresult r = cu_.cuModuleGetGlobal_v2(&address, bytes,
+                                              static_cast<CudaModule*>(module)->module, name))
+      return cuda_fail(r, "cuModuleGetGlobal", ("global " + std::string(name)).c_str());
+    *pointer = reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+    return AG_SUCCESS;
+  });
+}
+
 ag_result CudaDevice::launch(void* function, const LaunchConfig& c, void** params, void* stream) {
   return in_context([&] {
     if (CUresult r = cu_.cuLaunchKernel(static_cast<CUfunction>(function), c.grid[0], c.grid[1],

@@ -167,6 +167,8 @@ constexpr size_t kR0600GcnArchNameOffset = 1160;
   X(hipModuleUnload, hipModuleUnload, hipError_t, (hipModule_t module))                            \
   X(hipModuleGetFunction, hipModuleGetFunction, hipError_t,                                        \
     (hipFunction_t * function, hipModule_t module, const char* name))                              \
+  X(hipModuleGetGlobal, hipModuleGetGlobal, hipError_t,                                            \
+    (hipDeviceptr_t * pointer, size_t* bytes, hipModule_t module, const char* name))               \
   X(hipModuleLaunchKernel, hipModuleLaunchKernel, hipError_t,                                      \
     (hipFunction_t function, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,  \
      unsigned block_y, unsigned block_z, unsigned shared_bytes, hipStream_t stream, void** params, \

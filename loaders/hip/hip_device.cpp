@@ -293,6 +293,18 @@ ag_result HipDevice::module_get_function(void* module, const char* name, void** 
   });
 }
 
+ag_result HipDevice::module_get_global(void* module, const char* name, void** pointer,
+                                       size_t* bytes) {
+  return on_device([&] {
+    hipDeviceptr_t address = nullptr;
+    if (hipError_t r =
+            hip_.hipModuleGetGlobal(&address, bytes, static_cast<HipModule*>(module)->module, name))
+      return hip_fail(r, "hipModuleGetGlobal", ("global " + std::string(name)).c_str());
+    *pointer = address;
+    return AG_SUCCESS;
+  });
+}
+
 ag_result HipDevice::launch(void* function, const LaunchConfig& c, void** params, void* stream) {
   return on_device([&] {
     if (hipError_t r = hip_.hipModuleLaunchKernel(

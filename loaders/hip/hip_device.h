@@ -45,6 +45,8 @@ class HipDevice final : public DeviceBackend {
   ag_result module_unload(void* module) override;
   ag_result module_get_function(void* module, const char* name, void** function,
                                 std::vector<ag_param_info>& layout, bool& layout_known) override;
+  ag_result module_get_global(void* module, const char* name, void** pointer,
+                              size_t* bytes) override;
   ag_result launch(void* function, const LaunchConfig& config, void** params,
                    void* stream) override;
 

@@ -270,6 +270,8 @@ struct ze_group_count_t {
     (ze_context_handle_t context, ze_device_handle_t device, const ze_module_desc_t* desc,        \
      ze_module_handle_t* module, ze_module_build_log_handle_t* log))                              \
   X(zeModuleDestroy, ze_result_t, (ze_module_handle_t module))                                    \
+  X(zeModuleGetGlobalPointer, ze_result_t,                                                        \
+    (ze_module_handle_t module, const char* name, size_t* bytes, void** pointer))                 \
   X(zeModuleBuildLogGetString, ze_result_t,                                                       \
     (ze_module_build_log_handle_t log, size_t* size, char* text))                                 \
   X(zeModuleBuildLogDestroy, ze_result_t, (ze_module_build_log_handle_t log))                     \

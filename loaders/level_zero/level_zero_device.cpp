@@ -484,6 +484,11 @@ ag_result LevelZeroDevice::module_get_function(void* module, const char* name, v
   return AG_SUCCESS;
 }
 
+ag_result LevelZeroDevice::module_get_global(void* module, const char* name, void** pointer,
+                                             size_t* bytes) {
+  return get_ze_global(ze_, static_cast<ZeModule*>(module), name, pointer, bytes);
+}
+
 ag_result LevelZeroDevice::launch(void* function, const LaunchConfig& c, void** params,
                                   void* stream) {
   auto* f = static_cast<ZeFunction*>(function);

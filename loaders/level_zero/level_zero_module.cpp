@@ -90,6 +90,23 @@ ag_result unload_ze_module(const LevelZeroFunctions& ze, ZeModule* module) {
   return AG_SUCCESS;
 }
 
+ag_result get_ze_global(const LevelZeroFunctions& ze, ZeModule* module, const char* name,
+                        void** pointer, size_t* bytes) {
+  ze_result_t r = ze.zeModuleGetGlobalPointer(module->module, name, bytes, pointer);
+  if (r == ZE_RESULT_SUCCESS) return AG_SUCCESS;
+  std::string extra = std::string("global ") + name;
+  SpirvInfo info;
+  std::string error;
+  if (r == ZE_RESULT_ERROR_INVALID_GLOBAL_NAME &&
+      read_spirv(ByteReader(module->image.data(), module->image.size()), &info, &error)) {
+    extra += "; the module's SPIR-V exports ";
+    if (info.exported_variables.empty()) extra += "no variables";
+    for (size_t i = 0; i < info.exported_variables.size(); ++i)
+      extra += (i ? ", " : "") + info.exported_variables[i];
+  }
+  return ze_fail(r, "zeModuleGetGlobalPointer", extra.c_str());
+}
+
 ag_result get_ze_function(const LevelZeroFunctions& ze, ZeModule* module, const char* name,
                           ZeFunction** function) {
   std::lock_guard<std::mutex> lock(module->mutex);

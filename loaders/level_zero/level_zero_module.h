@@ -49,6 +49,10 @@ ag_result unload_ze_module(const LevelZeroFunctions& ze, ZeModule* module);
 // The module's kernel `name`, created on first use and kept until the module is unloaded.
 ag_result get_ze_function(const LevelZeroFunctions& ze, ZeModule* module, const char* name,
                           ZeFunction** function);
+// The module's exported variable `name` (zeModuleGetGlobalPointer); an unknown name's detail
+// lists the variables the SPIR-V exports.
+ag_result get_ze_global(const LevelZeroFunctions& ze, ZeModule* module, const char* name,
+                        void** pointer, size_t* bytes);
 ag_result append_ze_launch(const LevelZeroFunctions& ze, ZeFunction* function,
                            const LaunchConfig& config, void** params,
                            ze_command_list_handle_t list);

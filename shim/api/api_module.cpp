@@ -125,6 +125,8 @@ ag_result agModuleUnload(ag_module module) try {
     functions.swap(m->functions);
   }
   for (const auto& named : functions) delete handles().functions.remove(named.second);
+  for (const auto& named : m->variables)
+    m->device->allocations.remove(named.second.address, AllocationKind::module_variable);
   // The backend keeps the code alive for launches still queued (backend.h).
   const ag_result r = m->device->impl->module_unload(m->native);
   delete m;
@@ -160,6 +162,34 @@ ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* f
   }
   m->functions.emplace(name, static_cast<ag_function>(handle));
   *function = static_cast<ag_function>(handle);
+  return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
+}
+
+ag_result agModuleGetGlobal(ag_module module, const char* name, void** device_ptr,
+                            size_t* bytes) try {
+  AG_DEVICE_ENTRY();
+  ModuleRef m;
+  if (ag_result r = get_module(module, &m)) return r;
+  if (ag_result r = require_pointer(name, "name")) return r;
+  // No variable has an empty name; said as the backends say an unknown one.
+  if (name[0] == '\0') return fail(AG_ERROR_NOT_FOUND, "the module has no global named ''");
+  std::lock_guard<std::mutex> lock(m->functions_mutex);
+  auto known = m->variables.find(name);
+  if (known == m->variables.end()) {
+    Module::Variable found{nullptr, 0};
+    if (ag_result r =
+            m->device->impl->module_get_global(m->native, name, &found.address, &found.bytes))
+      return r;
+    // Copies check their device addresses against the device's allocations: the variable is one
+    // until the module is unloaded.
+    known = m->variables.emplace(name, found).first;
+    m->device->allocations.add(found.address, found.bytes, AllocationKind::module_variable);
+  }
+  // Written only on success, so a failed call changes nothing.
+  if (device_ptr) *device_ptr = known->second.address;
+  if (bytes) *bytes = known->second.bytes;
   return AG_SUCCESS;
 } catch (...) {
   return fail_from_exception();

@@ -27,6 +27,19 @@ bool parse_version(std::string_view token, unsigned* major, unsigned* minor) {
   return true;
 }
 
+// The name declared after `.visible .global` or `.visible .const`: past the other directives
+// (.align's value included), up to an array's bracket. "" when there is none.
+std::string_view variable_name(PtxTokens& tokens) {
+  for (std::string_view token = tokens.next(); !token.empty(); token = tokens.next()) {
+    if (token == ".align") {
+      tokens.next();
+    } else if (token[0] != '.') {
+      return ptx_token_char(token[0]) ? token : std::string_view();
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 bool read_ptx(ByteReader text, PtxInfo* info, std::string* error) {
@@ -54,6 +67,13 @@ bool read_ptx(ByteReader text, PtxInfo* info, std::string* error) {
         return false;
       }
       info->entries.emplace_back(name);
+    } else if (token == ".visible") {
+      PtxTokens ahead = tokens;  // a copy reads ahead: `.visible .entry` is read above
+      const std::string_view space = ahead.next();
+      if (space != ".global" && space != ".const") continue;
+      const std::string_view name = variable_name(ahead);
+      if (!name.empty()) info->globals.emplace_back(name);
+      tokens = ahead;
     }
   }
   if (!has_version || !has_target) {

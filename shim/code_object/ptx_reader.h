@@ -1,4 +1,5 @@
-// PTX text: its ISA version (.version), its target (.target) and its kernels (.entry). The text
+// PTX text: its ISA version (.version), its target (.target), its kernels (.entry) and the
+// variables it makes visible (.visible .global, .visible .const). The text
 // ends at its end or at the first NUL (fatbins and drivers keep PTX NUL-terminated).
 #pragma once
 
@@ -14,6 +15,7 @@ struct PtxInfo {
   unsigned version_major = 0, version_minor = 0;  // .version 7.8
   CudaArch target;                                // .target sm_80
   std::vector<std::string> entries;               // kernel names, in order
+  std::vector<std::string> globals;  // module-scope .visible .global and .const variables
 };
 
 // False with `error` when the .version or .target directive is missing or malformed.

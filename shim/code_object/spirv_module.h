@@ -36,6 +36,7 @@ enum Opcode : uint32_t {
   kOpFunction = 54,
   kOpFunctionParameter = 55,
   kOpFunctionEnd = 56,
+  kOpVariable = 59,
   kOpDecorate = 71,
 };
 
@@ -63,6 +64,8 @@ struct Module {
   std::unordered_set<uint32_t> packed_structs;                     // CPacked
   std::unordered_map<uint32_t, std::vector<Parameter>> functions;  // by function id
   std::vector<EntryPoint> entry_points;
+  std::unordered_map<uint32_t, std::string> exports;  // LinkageAttributes Export, by target id
+  std::vector<uint32_t> global_variables;  // module-scope OpVariables of the host-visible classes
 };
 
 // The layout of each parameter of `function`. False with `error` for a type it cannot lay out.

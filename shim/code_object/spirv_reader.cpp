@@ -13,6 +13,8 @@ using namespace spirv;  // the opcodes
 
 constexpr size_t kHeaderWords = 5;
 constexpr uint32_t kDecorationCPacked = 10, kDecorationFuncParamAttr = 38;
+constexpr uint32_t kDecorationLinkageAttributes = 41, kLinkageTypeExport = 0;
+constexpr uint32_t kStorageClassUniformConstant = 0, kStorageClassCrossWorkgroup = 5;
 constexpr uint32_t kFuncParamAttrByVal = 2;
 constexpr uint32_t kAddressingPhysical32 = 1;
 
@@ -78,6 +80,11 @@ class Collector {
       case kOpDecorate:
         add_decoration(in);
         return true;
+      case kOpVariable:
+        if (function_ == 0 && (in.operand(2) == kStorageClassCrossWorkgroup ||
+                               in.operand(2) == kStorageClassUniformConstant))
+          module_->global_variables.push_back(in.operand(1));
+        return true;
       case kOpFunction:
         function_ = in.operand(1);
         module_->functions[function_];
@@ -110,6 +117,12 @@ class Collector {
     if (decoration == kDecorationCPacked) module_->packed_structs.insert(target);
     if (decoration == kDecorationFuncParamAttr && in.operand(2) == kFuncParamAttrByVal)
       module_->by_value_params.insert(target);
+    // LinkageAttributes: the name (a NUL-terminated string padded to words), then the type.
+    std::string name;
+    if (decoration != kDecorationLinkageAttributes || !literal_string(in, 2, &name)) return;
+    const size_t type_at = 2 + (name.size() + 4) / 4;
+    if (type_at < in.count && in.operand(type_at) == kLinkageTypeExport)
+      module_->exports[target] = std::move(name);
   }
   bool add_parameter(const Instruction& in, std::string* error) {
     if (function_ == 0) {
@@ -192,7 +205,13 @@ bool read_spirv(ByteReader image, SpirvInfo* info, std::string* error) {
   info->version_major = (words[1] >> 16) & 0xff;
   info->version_minor = (words[1] >> 8) & 0xff;
   Module module;
-  return collect(words, &module, error) && lay_out_kernels(module, info, words.size(), error);
+  if (!collect(words, &module, error) || !lay_out_kernels(module, info, words.size(), error))
+    return false;
+  for (uint32_t variable : module.global_variables) {
+    const auto exported = module.exports.find(variable);
+    if (exported != module.exports.end()) info->exported_variables.push_back(exported->second);
+  }
+  return true;
 }
 
 }  // namespace anygpu

@@ -30,6 +30,9 @@ struct SpirvEntryPoint {
 struct SpirvInfo {
   unsigned version_major = 0, version_minor = 0;
   std::vector<SpirvEntryPoint> entry_points;
+  // Module-scope variables a driver can hand the host (zeModuleGetGlobalPointer): those in
+  // CrossWorkgroup or UniformConstant storage with Export linkage, by their linkage name.
+  std::vector<std::string> exported_variables;
 };
 
 bool is_spirv(ByteReader image);

@@ -6,7 +6,12 @@ namespace anygpu {
 
 void AllocationTracker::add(void* base, size_t bytes, AllocationKind kind) {
   std::unique_lock<std::shared_mutex> lock(mutex_);
-  allocations_[reinterpret_cast<uintptr_t>(base)] = Allocation{bytes, kind};
+  Allocation& entry = allocations_[reinterpret_cast<uintptr_t>(base)];
+  if (kind == AllocationKind::module_variable && entry.references > 0 && entry.kind == kind) {
+    ++entry.references;
+    return;
+  }
+  entry = Allocation{bytes, kind, 1};
 }
 
 bool AllocationTracker::remove(void* base, AllocationKind kind, size_t* bytes) {
@@ -14,7 +19,7 @@ bool AllocationTracker::remove(void* base, AllocationKind kind, size_t* bytes) {
   auto it = allocations_.find(reinterpret_cast<uintptr_t>(base));
   if (it == allocations_.end() || it->second.kind != kind) return false;
   if (bytes) *bytes = it->second.bytes;
-  allocations_.erase(it);
+  if (--it->second.references == 0) allocations_.erase(it);
   return true;
 }
 

@@ -9,7 +9,10 @@
 
 namespace anygpu {
 
-enum class AllocationKind { device, pinned_host };
+// module_variable: a module's global (agModuleGetGlobal), recorded while the module is loaded so
+// that copies reach it. Modules may share one (the CPU device loads an identical image once), so
+// each add of one is counted and each remove undoes one add.
+enum class AllocationKind { device, pinned_host, module_variable };
 
 class AllocationTracker {
  public:
@@ -23,8 +26,9 @@ class AllocationTracker {
 
  private:
   struct Allocation {
-    size_t bytes;
-    AllocationKind kind;
+    size_t bytes = 0;
+    AllocationKind kind = AllocationKind::device;
+    unsigned references = 0;  // adds not yet removed (only module variables have more than 1)
   };
   mutable std::shared_mutex mutex_;
   std::map<uintptr_t, Allocation> allocations_;

@@ -67,6 +67,10 @@ class DeviceBackend {
   // none (then `layout` is empty and says nothing).
   virtual ag_result module_get_function(void* module, const char* name, void** function,
                                         std::vector<ag_param_info>& layout, bool& layout_known) = 0;
+  // The module-scope variable `name`: its device address and size (both written on success
+  // only). AG_ERROR_NOT_FOUND, with a detail, when the module has none.
+  virtual ag_result module_get_global(void* module, const char* name, void** pointer,
+                                      size_t* bytes) = 0;
   // `stream` nullptr: run to completion before returning.
   virtual ag_result launch(void* function, const LaunchConfig& config, void** params,
                            void* stream) = 0;

@@ -45,6 +45,13 @@ struct Module {
   std::mutex functions_mutex;
   // One handle per kernel name, as CUDA gives: asking again returns it; invalidated on unload.
   std::map<std::string, ag_function> functions;
+  // The variables looked up (agModuleGetGlobal), by name: recorded in the device's allocations
+  // until the module is unloaded. Under functions_mutex.
+  struct Variable {
+    void* address;
+    size_t bytes;
+  };
+  std::map<std::string, Variable> variables;
 };
 
 struct Function {

@@ -177,6 +177,45 @@ TEST_F(ModuleErrorTest, GetFunctionRejectsBadInput) {
   EXPECT_NE(nullptr, module->function("vector_add"));
 }
 
+// Bad handles, NULL and unknown names: refused with nothing written. Only the module's own
+// variables count: not its kernels, not the code object's functions, not libc's variables.
+TEST_F(ModuleErrorTest, GetGlobalRejectsBadInput) {
+  const ag_module live = module->module();
+  expect_invalid_handles<ag_module>("agModuleGetGlobal", [](ag_module bad) {
+    return with_untouched_output<size_t>([&](size_t* bytes) {
+      return with_untouched_output<void*>([&](void** pointer) {
+        return agModuleGetGlobal(bad, "globals_counter", pointer, bytes);
+      });
+    });
+  });
+  for (const char* name :
+       {"no_such_global", "", "globals_counte", "globals_counter ", "GLOBALS_COUNTER", "saxpy",
+        "anygpu_kernel_saxpy", "anygpu_host_abi", "environ", "_ZN10globals_ns5scale"}) {
+    SCOPED_TRACE(std::string("name \"") + name + "\"");
+    Sentinel<void*> pointer;
+    Sentinel<size_t> bytes;
+    EXPECT_FAILS(AG_ERROR_NOT_FOUND, agModuleGetGlobal(live, name, pointer.get(), bytes.get()));
+    EXPECT_NE(std::string::npos, anygpu_test::last_detail().find(std::string("'") + name + "'"))
+        << anygpu_test::last_detail();
+    EXPECT_TRUE(pointer.intact());
+    EXPECT_TRUE(bytes.intact());
+  }
+  Sentinel<void*> pointer;
+  Sentinel<size_t> bytes;
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE,
+               agModuleGetGlobal(live, nullptr, pointer.get(), bytes.get()));
+  EXPECT_TRUE(pointer.intact());
+  EXPECT_TRUE(bytes.intact());
+  // Either output may be NULL, as with cuModuleGetGlobal.
+  EXPECT_AG(agModuleGetGlobal(live, "globals_counter", nullptr, nullptr));
+  size_t size = 0;
+  EXPECT_AG(agModuleGetGlobal(live, "globals_coefficients", nullptr, &size));
+  EXPECT_EQ(4 * sizeof(float), size);
+  void* address = nullptr;
+  EXPECT_AG(agModuleGetGlobal(live, "_ZN10globals_ns5scaleE", &address, nullptr));
+  EXPECT_NE(nullptr, address);
+}
+
 TEST_F(ModuleErrorTest, ParamCountRejectsBadInput) {
   expect_invalid_handles<ag_function>("agFunctionGetParamCount", [](ag_function bad) {
     return with_untouched_output<int>(

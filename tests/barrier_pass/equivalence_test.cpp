@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <utility>
 
 #include "dialect_math.h"
 #include "mixed_params.h"
@@ -253,6 +254,35 @@ std::vector<Case> cases() {
                    void* p[] = {&rows, &cols, in.param(), out.param()};
                    launch(f, {blocks_for(cols, 32), blocks_for(rows, 32), 1}, b, p);
                    return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back({"globals_polynomial", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   // The variables are the image's: any module loaded from it reaches them.
+                   ag_module m = nullptr;
+                   EXPECT_EQ(AG_SUCCESS, agModuleLoadData(d, anygpu_image_test_kernels,
+                                                          anygpu_image_test_kernels_size, &m));
+                   const float c[4] = {1.0f, -0.5f, 0.25f, 2.0f}, offset = 1.5f, scale = 3.0f;
+                   const unsigned zero = 0;
+                   const std::pair<const char*, std::pair<const void*, size_t>> writes[] = {
+                       {"globals_coefficients", {c, sizeof c}},
+                       {"globals_offset", {&offset, sizeof offset}},
+                       {"_ZN10globals_ns5scaleE", {&scale, sizeof scale}},
+                       {"globals_counter", {&zero, sizeof zero}}};
+                   void* counter = nullptr;
+                   for (const auto& [name, value] : writes) {
+                     void* address = nullptr;
+                     EXPECT_EQ(AG_SUCCESS, agModuleGetGlobal(m, name, &address, nullptr))
+                         << last_detail();
+                     EXPECT_EQ(AG_SUCCESS, agMemcpyHtoD(d, address, value.first, value.second));
+                     counter = address;  // the last one
+                   }
+                   int n = 2011;
+                   DeviceBuffer<float> x(d, ramp(n, 17)), y(d, n);
+                   void* p[] = {&n, x.param(), y.param()};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   Bytes count(sizeof(unsigned));
+                   EXPECT_EQ(AG_SUCCESS, agMemcpyDtoH(d, count.data(), counter, count.size()));
+                   EXPECT_EQ(AG_SUCCESS, agModuleUnload(m));
+                   return std::vector<Bytes>{bytes_of(y), count};
                  }});
   all.push_back({"wait_flag", any_shape, [](ag_device d, ag_function f, const Shape& b) {
                    DeviceBuffer<int> flag(d, std::vector<int>(1, 1)), done(d, 1);

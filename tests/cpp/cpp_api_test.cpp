@@ -222,6 +222,29 @@ TEST(CppModuleTest, FunctionsAndTheirLayout) {
   }
 }
 
+// A module variable's address and size, written and read back with the C copies.
+TEST(CppModuleTest, GlobalsAndAMissingOne) {
+  const anygpu::device dev = cpu();
+  anygpu::module m = test_kernels(dev);
+  const anygpu::module::global_variable counter = m.global("globals_counter");
+  ASSERT_NE(nullptr, counter.address);
+  EXPECT_EQ(sizeof(unsigned), counter.bytes);
+  EXPECT_EQ(4 * sizeof(float), m.global("globals_coefficients").bytes);
+  const unsigned written = 42;
+  unsigned read = 0;
+  anygpu::check(agMemcpyHtoD(dev.handle(), counter.address, &written, sizeof written));
+  anygpu::check(agMemcpyDtoH(dev.handle(), &read, counter.address, sizeof read));
+  EXPECT_EQ(written, read);
+  try {
+    m.global("no_such_global");
+    FAIL();
+  } catch (const anygpu::error& e) {
+    EXPECT_EQ(AG_ERROR_NOT_FOUND, e.code());
+    EXPECT_EQ(0u, std::string(e.what()).rfind("agModuleGetGlobal: ", 0)) << e.what();
+    EXPECT_TRUE(contains(e.what(), "no_such_global")) << e.what();
+  }
+}
+
 TEST(CppModuleTest, FromFileAndMissingFile) {
   const anygpu::device dev = cpu();
   anygpu::module m = anygpu::module::from_file(dev, ANYGPU_TEST_KERNELS_PATH);

@@ -26,6 +26,21 @@ TEST(AllocationTracker, RangesInsideOneAllocationOnly) {
   EXPECT_FALSE(tracker.contains(reinterpret_cast<char*>(UINTPTR_MAX - 4), 16));  // wraps around
 }
 
+// CPU modules loaded from one image share their variables: each module adds and removes it once,
+// and it stays reachable until the last one removed it.
+TEST(AllocationTracker, ModuleVariablesAreCountedPerAdd) {
+  AllocationTracker tracker;
+  alignas(16) static char variable[16];
+  tracker.add(variable, sizeof variable, AllocationKind::module_variable);
+  tracker.add(variable, sizeof variable, AllocationKind::module_variable);
+  EXPECT_FALSE(tracker.is_base(variable, AllocationKind::device));  // agMemFree refuses it
+  EXPECT_TRUE(tracker.remove(variable, AllocationKind::module_variable));
+  EXPECT_TRUE(tracker.contains(variable, sizeof variable));
+  EXPECT_TRUE(tracker.remove(variable, AllocationKind::module_variable));
+  EXPECT_FALSE(tracker.contains(variable, 1));
+  EXPECT_FALSE(tracker.remove(variable, AllocationKind::module_variable));
+}
+
 TEST(AllocationTracker, RemoveNeedsTheBaseAndTheKind) {
   AllocationTracker tracker;
   static char block[64];

@@ -6,6 +6,7 @@
 #include "driver_image.h"
 #include "loaders/cuda/ptx_isa.h"
 #include "shim/code_object/code_object.h"
+#include "shim/code_object/code_object_globals.h"
 #include "shim/code_object/code_object_kernels.h"
 #include "shim/code_object/code_object_target.h"
 #include "shim/code_object/fatbin_reader.h"
@@ -93,6 +94,7 @@ ImageCheck check_ptx(ByteReader image, const CudaArch& device, int driver_versio
   }
   ImageCheck check;
   check.kernels = info.entries;
+  check.globals = info.globals;
   check.info_log = "ptxas info    : 0 bytes gmem\n";
   for (const std::string& kernel : info.entries)
     check.info_log += strprintf("ptxas info    : Compiling entry function '%s' for '%s'\n",
@@ -106,7 +108,9 @@ ImageCheck check_cubin(const CodeObject& code, const CudaArch& device) {
   if (!cubin_runs_on(target.cuda, device)) return failed(CUDA_ERROR_NO_BINARY_FOR_GPU);
   ImageCheck check;
   std::string error;
-  if (!code_object_kernels(code, &check.kernels, &error)) return failed(CUDA_ERROR_INVALID_IMAGE);
+  if (!code_object_kernels(code, &check.kernels, &error) ||
+      !code_object_globals(code, &check.globals, &error))
+    return failed(CUDA_ERROR_INVALID_IMAGE);
   return check;
 }
 

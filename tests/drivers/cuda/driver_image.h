@@ -20,6 +20,7 @@ size_t image_extent(const void* image, bool* unterminated_text);
 struct ImageCheck {
   CUresult result = CUDA_SUCCESS;
   std::vector<std::string> kernels;  // on success
+  std::vector<std::string> globals;  // its variables (code_object_globals.h), on success
   std::string info_log;              // CU_JIT_INFO_LOG_BUFFER
   std::string error_log;             // CU_JIT_ERROR_LOG_BUFFER
 };

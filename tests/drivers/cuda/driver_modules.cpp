@@ -82,6 +82,7 @@ ANYGPU_CUDA_TEST_API CUresult cuModuleLoadDataEx(CUmodule* module, const void* i
   auto loaded = std::make_unique<Module>();
   loaded->context = context;
   loaded->kernels = std::move(check.kernels);
+  loaded->globals = std::move(check.globals);
   add_object(&Objects::modules, std::move(loaded), module);
   return CUDA_SUCCESS;
 }
@@ -129,6 +130,36 @@ ANYGPU_CUDA_TEST_API CUresult cuModuleGetFunction(CUfunction* function, CUmodule
     o.functions[cached.get()] = cached.get();
   }
   *function = handle_of<CUfunction>(cached.get());
+  return CUDA_SUCCESS;
+}
+
+// CUDA_ERROR_NOT_FOUND unless the image holds the variable and the host build has it too: the
+// address is the host build's variable, which the kernels that run read and write.
+ANYGPU_CUDA_TEST_API CUresult cuModuleGetGlobal_v2(CUdeviceptr* pointer, size_t* bytes,
+                                                   CUmodule module, const char* name) {
+  DRIVER_ENTRY(cuModuleGetGlobal_v2);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (!name) return CUDA_ERROR_INVALID_VALUE;
+  {
+    std::lock_guard<std::mutex> lock(objects().mutex);
+    Module* found = objects().module(module);
+    if (!found) return CUDA_ERROR_INVALID_HANDLE;
+    if (std::find(found->globals.begin(), found->globals.end(), name) == found->globals.end())
+      return CUDA_ERROR_NOT_FOUND;
+  }
+  void* host =
+      test_driver::host_kernels(kDriverName, "ANYGPU_CUDA_TEST_KERNELS", config().kernels_path);
+  void* address = nullptr;
+  size_t size = 0;
+  if (!host || cpu().module_get_global(host, name, &address, &size) != AG_SUCCESS)
+    return CUDA_ERROR_NOT_FOUND;
+  {
+    std::lock_guard<std::mutex> lock(objects().mutex);
+    objects().variables[reinterpret_cast<uintptr_t>(address)] = ModuleVariable{size};
+  }
+  if (pointer) *pointer = reinterpret_cast<uintptr_t>(address);
+  if (bytes) *bytes = size;
   return CUDA_SUCCESS;
 }
 

@@ -60,7 +60,8 @@ Function* Objects::function(CUfunction handle) const {
 }
 
 bool Objects::accessible(const void* pointer, size_t bytes) const {
-  return test_driver::inside_allocation(allocations, pointer, bytes);
+  return test_driver::inside_allocation(allocations, pointer, bytes) ||
+         test_driver::inside_allocation(variables, pointer, bytes);
 }
 
 std::vector<std::shared_ptr<Stream>> Objects::streams_of(Context* context,

@@ -26,6 +26,10 @@ struct Allocation {
   bool host;  // cuMemAllocHost
 };
 
+struct ModuleVariable {
+  size_t bytes;
+};
+
 struct Stream {
   Context* context;
   void* native;  // the CPU backend's stream
@@ -50,6 +54,7 @@ struct Function {
 struct Module {
   Context* context;
   std::vector<std::string> kernels;                            // what the image holds
+  std::vector<std::string> globals;                            // its variables
   std::map<std::string, std::unique_ptr<Function>> functions;  // made on first request
 };
 
@@ -60,7 +65,10 @@ using Table = std::unordered_map<const void*, Owner>;
 struct Objects {
   std::mutex mutex;
   std::map<uintptr_t, Allocation> allocations;  // ordered: a pointer's allocation is found by range
-  size_t device_bytes = 0;                      // of device allocations
+  // The host build's variables cuModuleGetGlobal handed out: device memory copies may reach, for
+  // the life of the process (the host build stays loaded).
+  std::map<uintptr_t, ModuleVariable> variables;
+  size_t device_bytes = 0;  // of device allocations
   Table<std::shared_ptr<Stream>> streams;
   Table<std::shared_ptr<Event>> events;
   Table<std::unique_ptr<Module>> modules;

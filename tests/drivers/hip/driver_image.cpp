@@ -6,6 +6,7 @@
 
 #include "driver_elf_extent.h"
 #include "shim/code_object/code_object.h"
+#include "shim/code_object/code_object_globals.h"
 #include "shim/code_object/code_object_kernels.h"
 #include "shim/code_object/code_object_target.h"
 #include "shim/code_object/offload_bundle.h"
@@ -64,7 +65,9 @@ ImageCheck check_code_object(const CodeObject& code, const AmdgpuTarget& device)
   if (amdgpu_target_fit(target.amdgpu, device) < 0) return failed(hipErrorNoBinaryForGpu);
   ImageCheck check;
   std::string error;
-  if (!code_object_kernels(code, &check.kernels, &error)) return failed(hipErrorInvalidImage);
+  if (!code_object_kernels(code, &check.kernels, &error) ||
+      !code_object_globals(code, &check.globals, &error))
+    return failed(hipErrorInvalidImage);
   check.target = amdgpu_target_name(target.amdgpu);
   check.bytes = code.size;
   return check;

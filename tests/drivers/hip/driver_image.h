@@ -21,6 +21,7 @@ size_t image_extent(const void* image);
 struct ImageCheck {
   hipError_t result = hipSuccess;
   std::vector<std::string> kernels;  // on success
+  std::vector<std::string> globals;  // its variables (code_object_globals.h), on success
   std::string target;                // the target id of the code object that runs
   size_t bytes = 0;                  // its size
   bool from_bundle = false;          // taken from an offload bundle

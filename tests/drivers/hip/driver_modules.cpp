@@ -45,6 +45,7 @@ ANYGPU_HIP_TEST_API hipError_t hipModuleLoadData(hipModule_t* module, const void
   auto loaded = std::make_unique<Module>();
   loaded->device = device;
   loaded->kernels = std::move(check.kernels);
+  loaded->globals = std::move(check.globals);
   {
     std::lock_guard<std::mutex> lock(last_mutex);
     last = LoadedImage{check.target, check.bytes, check.from_bundle};
@@ -103,6 +104,33 @@ ANYGPU_HIP_TEST_API hipError_t hipModuleGetFunction(hipFunction_t* function, hip
     o.functions[cached.get()] = cached.get();
   }
   *function = handle_of<hipFunction_t>(cached.get());
+  return hipSuccess;
+}
+
+// hipErrorNotFound unless the code object holds the variable and the host build has it too: the
+// address is the host build's variable, which the kernels that run read and write.
+ANYGPU_HIP_TEST_API hipError_t hipModuleGetGlobal(hipDeviceptr_t* pointer, size_t* bytes,
+                                                  hipModule_t module, const char* name) {
+  DRIVER_ENTRY(hipModuleGetGlobal);
+  if (!name) return hipErrorInvalidValue;
+  {
+    std::lock_guard<std::mutex> lock(objects().mutex);
+    Module* found = objects().module(module);
+    if (!found) return hipErrorInvalidHandle;
+    if (std::find(found->globals.begin(), found->globals.end(), name) == found->globals.end())
+      return hipErrorNotFound;
+  }
+  void* host = host_kernels();
+  void* address = nullptr;
+  size_t size = 0;
+  if (!host || cpu().module_get_global(host, name, &address, &size) != AG_SUCCESS)
+    return hipErrorNotFound;
+  {
+    std::lock_guard<std::mutex> lock(objects().mutex);
+    objects().variables[reinterpret_cast<uintptr_t>(address)] = ModuleVariable{size};
+  }
+  if (pointer) *pointer = address;
+  if (bytes) *bytes = size;
   return hipSuccess;
 }
 

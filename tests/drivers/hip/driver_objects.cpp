@@ -83,7 +83,8 @@ Function* Objects::function(hipFunction_t handle) const {
 }
 
 bool Objects::accessible(const void* pointer, size_t bytes) const {
-  return test_driver::inside_allocation(allocations, pointer, bytes);
+  return test_driver::inside_allocation(allocations, pointer, bytes) ||
+         test_driver::inside_allocation(variables, pointer, bytes);
 }
 
 int Objects::device_of(const void* pointer) const {

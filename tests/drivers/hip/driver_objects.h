@@ -48,6 +48,10 @@ struct Allocation {
   bool host;  // hipHostMalloc
 };
 
+struct ModuleVariable {
+  size_t bytes;
+};
+
 struct Stream {
   int device;
   void* native;  // the CPU backend's stream
@@ -72,13 +76,17 @@ struct Function {
 struct Module {
   int device;
   std::vector<std::string> kernels;                            // what the code object holds
+  std::vector<std::string> globals;                            // its variables
   std::map<std::string, std::unique_ptr<Function>> functions;  // made on first request
 };
 
 struct Objects {
   std::mutex mutex;
   std::map<uintptr_t, Allocation> allocations;  // ordered: a pointer's allocation is found by range
-  size_t device_bytes[kMaxDevices] = {};        // of device allocations, per device
+  // The host build's variables hipModuleGetGlobal handed out: device memory copies may reach, for
+  // the life of the process (the host build stays loaded).
+  std::map<uintptr_t, ModuleVariable> variables;
+  size_t device_bytes[kMaxDevices] = {};  // of device allocations, per device
   std::unordered_map<const void*, std::shared_ptr<Stream>> streams;
   std::unordered_map<const void*, std::shared_ptr<Event>> events;
   std::unordered_map<const void*, std::unique_ptr<Module>> modules;

@@ -56,6 +56,26 @@ ze_result_t zeModuleDestroy(ze_module_handle_t module) {
   return ZE_RESULT_SUCCESS;
 }
 
+// A variable the SPIR-V exports (as a real driver finds it) is the host build's variable of that
+// name: the kernels that run read and write that one.
+ze_result_t zeModuleGetGlobalPointer(ze_module_handle_t module, const char* name, size_t* bytes,
+                                     void** pointer) {
+  DRIVER_ENTRY(zeModuleGetGlobalPointer);
+  Module* m = as<Module>(module, Kind::module);
+  if (!m) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!name) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const std::vector<std::string>& exported = m->info.exported_variables;
+  if (std::find(exported.begin(), exported.end(), name) == exported.end())
+    return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
+  void* address = nullptr;
+  size_t size = 0;
+  if (cpu().module_get_global(host_module(), name, &address, &size) != AG_SUCCESS)
+    return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
+  if (bytes) *bytes = size;
+  if (pointer) *pointer = address;
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t zeModuleBuildLogGetString(ze_module_build_log_handle_t log, size_t* size, char* text) {
   DRIVER_ENTRY(zeModuleBuildLogGetString);
   Log* l = as<Log>(log, Kind::log);

@@ -53,6 +53,7 @@ using namespace anygpu::level_zero;
   X(zeEventQueryKernelTimestamp) \
   X(zeModuleCreate) \
   X(zeModuleDestroy) \
+  X(zeModuleGetGlobalPointer) \
   X(zeModuleBuildLogGetString) \
   X(zeModuleBuildLogDestroy) \
   X(zeKernelCreate) \

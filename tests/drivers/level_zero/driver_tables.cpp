@@ -62,7 +62,7 @@ ANYGPU_L0_TABLE(zeGetEventProcAddrTable, put(table, 0, zeEventCreate);
                 put(table, 3, zeEventHostSynchronize); put(table, 4, zeEventQueryStatus);
                 put(table, 5, zeEventHostReset); put(table, 6, zeEventQueryKernelTimestamp))
 ANYGPU_L0_TABLE(zeGetModuleProcAddrTable, put(table, 0, zeModuleCreate);
-                put(table, 1, zeModuleDestroy))
+                put(table, 1, zeModuleDestroy); put(table, 4, zeModuleGetGlobalPointer))
 ANYGPU_L0_TABLE(zeGetModuleBuildLogProcAddrTable, put(table, 0, zeModuleBuildLogDestroy);
                 put(table, 1, zeModuleBuildLogGetString))
 ANYGPU_L0_TABLE(zeGetKernelProcAddrTable, put(table, 0, zeKernelCreate);
