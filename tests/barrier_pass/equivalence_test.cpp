@@ -346,6 +346,14 @@ std::vector<Case> cases() {
                    launch(f, {1, 1, 1}, b, p);
                    return std::vector<Bytes>{};
                  }});
+  all.push_back({"_Z12weighted_sumiPK6float3Pf", any_shape,  // module variables left at 0
+                 [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 777;
+                   DeviceBuffer<float> points(d, ramp(3 * n, 11)), out(d, n);
+                   void* p[] = {&n, points.param(), out.param()};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
   all.push_back(
       {"_Z14count_positivePKiiPj", any_shape, [](ag_device d, ag_function f, const Shape& b) {
          int n = 4097;

@@ -74,6 +74,40 @@ TEST_P(ModuleGlobalTest, KernelReadsWhatTheHostWroteAndTheHostReadsTheCount) {
   EXPECT_EQ(start + 2 * static_cast<unsigned>(n), count);
 }
 
+// The same, from CUDA source (tests/cuda_sources/module_variables.cu): __constant__ and __device__
+// as CUDA spells them, a float3 argument array, a namespaced variable by its mangled name.
+TEST_P(ModuleGlobalTest, CudaSourceConstantAndDeviceVariables) {
+  TestModule module(device);
+  ag_function kernel = module.function("_Z12weighted_sumiPK6float3Pf");
+  void* weights = global(module.module(), "cuda_weights", 3 * sizeof(float));
+  void* bias = global(module.module(), "cuda_bias", sizeof(float));
+  void* calls = global(module.module(), "cuda_calls", sizeof(unsigned));
+  void* sign = global(module.module(), "_ZN12cuda_sources9cuda_signE", sizeof(int));
+  ASSERT_FALSE(HasFailure());
+  const float w[3] = {0.5f, -2.0f, 4.0f}, bias_value = 1.25f;
+  const int sign_value = -1;
+  const unsigned zero = 0;
+  ASSERT_AG(agMemcpyHtoD(device, weights, w, sizeof w));
+  ASSERT_AG(agMemcpyHtoD(device, bias, &bias_value, sizeof bias_value));
+  ASSERT_AG(agMemcpyHtoD(device, sign, &sign_value, sizeof sign_value));
+  ASSERT_AG(agMemcpyHtoD(device, calls, &zero, sizeof zero));
+  int n = 1000;
+  std::vector<float> coordinates(3 * n);
+  for (int i = 0; i < 3 * n; ++i) coordinates[i] = static_cast<float>(i % 9) - 4.0f;
+  DeviceBuffer<float> points(device, coordinates), out(device, n);
+  void* params[] = {&n, points.param(), out.param()};
+  ASSERT_AG(agLaunchKernel(kernel, 4, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr));
+  const std::vector<float> result = out.download();
+  for (int i = 0; i < n; ++i) {
+    const float* p = &coordinates[3 * i];
+    ASSERT_EQ(sign_value * (w[0] * p[0] + w[1] * p[1] + w[2] * p[2] + bias_value), result[i])
+        << "point " << i;
+  }
+  unsigned count = 0;
+  ASSERT_AG(agMemcpyDtoH(device, &count, calls, sizeof count));
+  EXPECT_EQ(static_cast<unsigned>(n), count);
+}
+
 // The same name gives the same address while the module is loaded; an unknown one is
 // AG_ERROR_NOT_FOUND on every backend, with nothing written.
 TEST_P(ModuleGlobalTest, LookupIsStableAndUnknownNamesAreNotFound) {
