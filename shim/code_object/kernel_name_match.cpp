@@ -200,6 +200,8 @@ KernelNameMatch match_kernel_name(const KernelNameTable& table, std::string_view
     match.resolved = kernel.name;
     return match;
   }
+  // Spaces count only inside a spelling: "saxpy " is no kernel's name, as before names resolved.
+  if (requested.empty() || is_space(requested.front()) || is_space(requested.back())) return match;
   const std::string normal = normalize_kernel_spelling(requested);
   std::vector<const KernelName*> found;
   for (const KernelName& kernel : table.kernels)

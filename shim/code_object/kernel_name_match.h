@@ -32,7 +32,8 @@ struct KernelNameMatch {
   std::vector<std::string> candidates;  // Kind::ambiguous: their readable signatures, sorted
 };
 
-// An exact name wins; otherwise the kernels one of whose aliases is the request, spaces aside.
+// An exact name wins; otherwise the kernels one of whose aliases is the request, spaces inside it
+// aside (a request that starts or ends with a space names nothing but an exact name).
 KernelNameMatch match_kernel_name(const KernelNameTable& table, std::string_view requested);
 
 // `name` demangled by abi::__cxa_demangle, or "" when it is not a mangled C++ name.

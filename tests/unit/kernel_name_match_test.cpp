@@ -99,6 +99,9 @@ TEST(KernelNameMatch, AnExactUnmangledNameWinsOverAPlainNameOfAMangledOne) {
   EXPECT_EQ("saxpy", resolve(table, "saxpy"));
   EXPECT_EQ("_ZN5other5saxpyEPfi", resolve(table, "other::saxpy"));
   EXPECT_EQ("_ZN2ns5saxpyEv", resolve(table, "ns::saxpy()"));
+  // Spaces around a name make it no kernel's, as before mangled names resolved.
+  EXPECT_EQ("<not found>", resolve(table, "saxpy "));
+  EXPECT_EQ("<not found>", resolve(table, " other::saxpy"));
   // Without the exact name, the same request is ambiguous.
   EXPECT_EQ("<ambiguous>",
             resolve(make_kernel_name_table({"_ZN5other5saxpyEPfi", "_ZN2ns5saxpyEv"}), "saxpy"));
