@@ -115,12 +115,18 @@ ag_result resolve_kernel_name(const Module& module, const char* requested, std::
               requested, match.candidates.size(), describe_kernel_names(match.candidates).c_str());
 }
 
-// No kernel of the module's list matched `requested`, nor did the backend find one: say which
-// kernels the module has.
-ag_result fail_not_listed(const Module& module, const char* requested) {
+// No kernel of the module's list matched `requested`, nor did the backend find one: its reason
+// (the driver's error, which the detail keeps), then the kernels the module has.
+ag_result fail_not_listed(const Module& module) {
+  std::string reason = last_error_detail();
+  const std::string prefix = "agModuleGetFunction: ", suffix = " (AG_ERROR_NOT_FOUND)";
+  if (reason.compare(0, prefix.size(), prefix) == 0) reason.erase(0, prefix.size());
+  if (reason.size() >= suffix.size() &&
+      reason.compare(reason.size() - suffix.size(), suffix.size(), suffix) == 0)
+    reason.resize(reason.size() - suffix.size());
   const KernelNameTable& table = module.kernel_names;
-  return fail(AG_ERROR_NOT_FOUND, "the module has no kernel named '%s'; its %zu kernel%s: %s",
-              requested, table.kernels.size(), table.kernels.size() == 1 ? " is" : "s are",
+  return fail(AG_ERROR_NOT_FOUND, "%s; the module's %zu kernel%s: %s", reason.c_str(),
+              table.kernels.size(), table.kernels.size() == 1 ? " is" : "s are",
               describe_kernel_names(readable_kernel_names(table)).c_str());
 }
 
@@ -200,7 +206,7 @@ ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* f
           m->native, resolved.c_str(), &object->native, object->params, object->params_known)) {
     delete object;
     const bool unknown = r == AG_ERROR_NOT_FOUND && !listed && !m->kernel_names.kernels.empty();
-    return unknown ? fail_not_listed(*m, name) : r;
+    return unknown ? fail_not_listed(*m) : r;
   }
   void* handle = handles().functions.insert(object);
   if (!handle) {
