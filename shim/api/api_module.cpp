@@ -191,11 +191,16 @@ ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* f
   if (ag_result r = require_pointer(name, "name")) return r;
   if (ag_result r = require_pointer(function, "function")) return r;
   if (name[0] == '\0') return fail(AG_ERROR_INVALID_VALUE, "name is empty");
+  // Held across the backend's lookup so that two threads asking for one kernel get one handle.
+  std::lock_guard<std::mutex> lock(m->functions_mutex);
+  const auto exact = m->functions.find(name);  // an exact name asked for before: no matching
+  if (exact != m->functions.end()) {
+    *function = exact->second;
+    return AG_SUCCESS;
+  }
   std::string resolved;
   bool listed = false;
   if (ag_result r = resolve_kernel_name(*m, name, &resolved, &listed)) return r;
-  // Held across the backend's lookup so that two threads asking for one kernel get one handle.
-  std::lock_guard<std::mutex> lock(m->functions_mutex);
   const auto known = m->functions.find(resolved);
   if (known != m->functions.end()) {
     *function = known->second;
