@@ -243,6 +243,12 @@ AG_API ag_result agModuleLoad(ag_device device, const char* path, ag_module* mod
  * to the end (the code stays loaded until they have): the CPU device waits for none of them, the
  * GPU backends wait for the device's pending work first. */
 AG_API ag_result agModuleUnload(ag_module module);
+/* The kernel `name` names, one handle per kernel. An exact code-object name wins (AG_KERNEL and
+ * extern "C" kernels, mangled names); a C++ kernel is also found by its plain name when no other
+ * kernel has it ("reduce"), by its name with template arguments or namespaces ("reduce<256>",
+ * "ns::scale<float>") and by its demangled signature ("reduce<256>(float*, float*, unsigned
+ * int)"). AG_ERROR_INVALID_VALUE when `name` names several kernels, AG_ERROR_NOT_FOUND when none;
+ * the detail lists the candidates, or the module's kernels. docs/runtime-core.md has the rules. */
 AG_API ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* function);
 /* The module-scope variable `name` (CUDA's __device__ and __constant__ variables, as
  * cuModuleGetGlobal gives them): its device address in `*device_ptr` and its size in `*bytes`.

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +12,8 @@
 #include <vector>
 
 #include "shim/api/api_common.h"
+#include "shim/code_object/code_object_kernels.h"
+#include "shim/code_object/kernel_name_match.h"
 #include "shim/core/device_code.h"
 
 using namespace anygpu;
@@ -20,11 +23,17 @@ namespace {
 ag_result load_module(Device* dev, const void* image, size_t bytes, ag_module* module) {
   CodeObject code;
   if (ag_result r = select_code_object(*dev, image, bytes, &code)) return r;
+  // Read before the backend takes the code: a list it cannot read leaves names to the backend.
+  std::vector<std::string> names;
+  std::string unreadable;
+  if (!code_object_kernels(code, &names, &unreadable)) names.clear();
+  KernelNameTable kernel_names = make_kernel_name_table(names);
   void* native = nullptr;
   if (ag_result r = dev->impl->module_load(code, &native)) return r;
   auto* object = new Module;
   object->device = dev;
   object->native = native;
+  object->kernel_names = std::move(kernel_names);
   void* handle = handles().modules.insert(object);
   if (!handle) {
     dev->impl->module_unload(native);
@@ -77,6 +86,48 @@ ag_result read_module_file(const char* path, std::vector<unsigned char>& bytes) 
   }
   close(fd);
   return result;
+}
+
+std::vector<std::string> readable_kernel_names(const KernelNameTable& table) {
+  std::vector<std::string> readable;
+  for (const KernelName& kernel : table.kernels) readable.push_back(kernel.readable);
+  std::sort(readable.begin(), readable.end());  // the symbol table's order means nothing
+  return readable;
+}
+
+// The code object's exact name for the kernel `requested` names (kernel_name_match.h), or the
+// request itself where the module lists no kernels or none matched (the backend then decides).
+// `listed` says whether the module's list has it.
+ag_result resolve_kernel_name(const Module& module, const char* requested, std::string* resolved,
+                              bool* listed) {
+  *resolved = requested;
+  *listed = false;
+  if (module.kernel_names.kernels.empty()) return AG_SUCCESS;
+  KernelNameMatch match = match_kernel_name(module.kernel_names, requested);
+  if (match.kind == KernelNameMatch::Kind::resolved) {
+    *resolved = std::move(match.resolved);
+    *listed = true;
+  }
+  if (match.kind != KernelNameMatch::Kind::ambiguous) return AG_SUCCESS;
+  return fail(AG_ERROR_INVALID_VALUE,
+              "'%s' names %zu kernels of the module: %s; ask for one by its template arguments, "
+              "signature or mangled name",
+              requested, match.candidates.size(), describe_kernel_names(match.candidates).c_str());
+}
+
+// No kernel of the module's list matched `requested`, nor did the backend find one: its reason
+// (the driver's error, which the detail keeps), then the kernels the module has.
+ag_result fail_not_listed(const Module& module) {
+  std::string reason = last_error_detail();
+  const std::string prefix = "agModuleGetFunction: ", suffix = " (AG_ERROR_NOT_FOUND)";
+  if (reason.compare(0, prefix.size(), prefix) == 0) reason.erase(0, prefix.size());
+  if (reason.size() >= suffix.size() &&
+      reason.compare(reason.size() - suffix.size(), suffix.size(), suffix) == 0)
+    reason.resize(reason.size() - suffix.size());
+  const KernelNameTable& table = module.kernel_names;
+  return fail(AG_ERROR_NOT_FOUND, "%s; the module's %zu kernel%s: %s", reason.c_str(),
+              table.kernels.size(), table.kernels.size() == 1 ? " is" : "s are",
+              describe_kernel_names(readable_kernel_names(table)).c_str());
 }
 
 }  // namespace
@@ -142,25 +193,34 @@ ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* f
   if (ag_result r = require_pointer(name, "name")) return r;
   if (ag_result r = require_pointer(function, "function")) return r;
   if (name[0] == '\0') return fail(AG_ERROR_INVALID_VALUE, "name is empty");
-  // Held across the backend's lookup so that two threads asking for one name get one handle.
+  // Held across the backend's lookup so that two threads asking for one kernel get one handle.
   std::lock_guard<std::mutex> lock(m->functions_mutex);
-  const auto known = m->functions.find(name);
+  const auto exact = m->functions.find(name);  // an exact name asked for before: no matching
+  if (exact != m->functions.end()) {
+    *function = exact->second;
+    return AG_SUCCESS;
+  }
+  std::string resolved;
+  bool listed = false;
+  if (ag_result r = resolve_kernel_name(*m, name, &resolved, &listed)) return r;
+  const auto known = m->functions.find(resolved);
   if (known != m->functions.end()) {
     *function = known->second;
     return AG_SUCCESS;
   }
   auto* object = new Function{m.get(), m->device, nullptr, {}};
-  if (ag_result r = m->device->impl->module_get_function(m->native, name, &object->native,
-                                                         object->params, object->params_known)) {
+  if (ag_result r = m->device->impl->module_get_function(
+          m->native, resolved.c_str(), &object->native, object->params, object->params_known)) {
     delete object;
-    return r;
+    const bool unknown = r == AG_ERROR_NOT_FOUND && !listed && !m->kernel_names.kernels.empty();
+    return unknown ? fail_not_listed(*m) : r;
   }
   void* handle = handles().functions.insert(object);
   if (!handle) {
     delete object;
     return fail(AG_ERROR_OUT_OF_MEMORY, "too many functions");
   }
-  m->functions.emplace(name, static_cast<ag_function>(handle));
+  m->functions.emplace(std::move(resolved), static_cast<ag_function>(handle));
   *function = static_cast<ag_function>(handle);
   return AG_SUCCESS;
 } catch (...) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "shim/code_object/kernel_name_match.h"
 #include "shim/core/allocation_tracker.h"
 #include "shim/core/backend.h"
 #include "shim/core/handle_table.h"
@@ -42,8 +43,12 @@ struct Function;
 struct Module {
   Device* device;
   void* native;
+  // The kernels its code object names, read once at load: agModuleGetFunction resolves a
+  // requested name against them (kernel_name_match.h). Empty where the code object lists none.
+  KernelNameTable kernel_names;
   std::mutex functions_mutex;
-  // One handle per kernel name, as CUDA gives: asking again returns it; invalidated on unload.
+  // One handle per kernel, keyed by the code object's exact name, as CUDA gives: asking again,
+  // by any spelling of that kernel, returns it; invalidated on unload.
   std::map<std::string, ag_function> functions;
   // The variables looked up (agModuleGetGlobal), by name: recorded in the device's allocations
   // until the module is unloaded. Under functions_mutex.

@@ -159,11 +159,11 @@ TEST_F(ModuleErrorTest, GetFunctionRejectsBadInput) {
     return with_untouched_output<ag_function>(
         [&](ag_function* out) { return agModuleGetFunction(bad, "saxpy", out); });
   });
-  const std::pair<const char*, ag_result> names[] = {{"no_such_kernel", AG_ERROR_NOT_FOUND},
-                                                     {"saxp", AG_ERROR_NOT_FOUND},
-                                                     {"SAXPY", AG_ERROR_NOT_FOUND},
-                                                     {"saxpy ", AG_ERROR_NOT_FOUND},
-                                                     {"", AG_ERROR_INVALID_VALUE}};
+  const std::pair<const char*, ag_result> names[] = {
+      {"no_such_kernel", AG_ERROR_NOT_FOUND}, {"saxp", AG_ERROR_NOT_FOUND},
+      {"SAXPY", AG_ERROR_NOT_FOUND},          {"saxpy ", AG_ERROR_NOT_FOUND},
+      {" other::saxpy", AG_ERROR_NOT_FOUND},  {"reduce<512>", AG_ERROR_NOT_FOUND},
+      {"reduce", AG_ERROR_INVALID_VALUE},     {"", AG_ERROR_INVALID_VALUE}};
   for (const auto& name : names) {
     SCOPED_TRACE(std::string("name \"") + name.first + "\"");
     Sentinel<ag_function> function;
@@ -214,6 +214,37 @@ TEST_F(ModuleErrorTest, GetGlobalRejectsBadInput) {
   void* address = nullptr;
   EXPECT_AG(agModuleGetGlobal(live, "_ZN10globals_ns5scaleE", &address, nullptr));
   EXPECT_NE(nullptr, address);
+}
+
+// A name of several kernels (kernels/kernel_names.cpp has two instantiations of reduce) lists
+// them; a name of none lists the module's kernels, sorted and bounded. Neither makes a handle.
+TEST_F(ModuleErrorTest, GetFunctionDetailsListKernels) {
+  const ag_module live = module->module();
+  Sentinel<ag_function> function;
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agModuleGetFunction(live, "reduce", function.get()));
+  EXPECT_TRUE(function.intact());
+  std::string detail = anygpu_test::last_detail();
+  EXPECT_NE(std::string::npos,
+            detail.find("'reduce' names 2 kernels of the module: void reduce<128>(float*, float*, "
+                        "unsigned int), void reduce<256>(float*, float*, unsigned int); "))
+      << detail;
+
+  EXPECT_FAILS(AG_ERROR_NOT_FOUND, agModuleGetFunction(live, "reducer", function.get()));
+  EXPECT_TRUE(function.intact());
+  detail = anygpu_test::last_detail();
+  // The CPU backend's reason, then the module's kernels, sorted: the first in byte order come
+  // first, whatever the symbol table's order.
+  EXPECT_NE(std::string::npos, detail.find("the module has no kernel named 'reducer'; the "
+                                           "module's "))
+      << detail;
+  EXPECT_NE(std::string::npos, detail.find("kernels are: (anonymous namespace)::offset(int*, int), "
+                                           "block_re"))
+      << detail;
+  EXPECT_NE(std::string::npos, detail.find(" more (AG_ERROR_NOT_FOUND)")) << detail;
+
+  ag_function resolved = nullptr;
+  EXPECT_AG(agModuleGetFunction(live, "reduce<256>", &resolved));
+  EXPECT_EQ(module->function("_Z6reduceILi256EEvPfS0_j"), resolved);
 }
 
 TEST_F(ModuleErrorTest, ParamCountRejectsBadInput) {

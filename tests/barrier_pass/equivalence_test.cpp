@@ -365,6 +365,34 @@ std::vector<Case> cases() {
          launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
          return std::vector<Bytes>{bytes_of(count)};
        }});
+  // kernels/kernel_names.cpp: kernels with mangled names, elementwise.
+  for (const char* reduce : {"_Z6reduceILi256EEvPfS0_j", "_Z6reduceILi128EEvPfS0_j"})
+    all.push_back({reduce, any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                     unsigned n = 3001;
+                     DeviceBuffer<float> out(d, ramp(n, 17));
+                     void* unused = nullptr;
+                     void* p[] = {out.param(), &unused, &n};
+                     launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                     return std::vector<Bytes>{bytes_of(out)};
+                   }});
+  for (const char* on_floats : {"_ZN2ns5scaleIfEEvPT_i", "_ZN5other5saxpyEPfi"})
+    all.push_back({on_floats, any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                     int n = 3001;
+                     DeviceBuffer<float> x(d, ramp(n, 23));
+                     void* p[] = {x.param(), &n};
+                     launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                     return std::vector<Bytes>{bytes_of(x)};
+                   }});
+  all.push_back(
+      {"_ZN12_GLOBAL__N_16offsetEPii", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+         int n = 3001;
+         std::vector<int> values(n);
+         for (int i = 0; i < n; ++i) values[i] = i * 5 - 100;
+         DeviceBuffer<int> x(d, values);
+         void* p[] = {x.param(), &n};
+         launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+         return std::vector<Bytes>{bytes_of(x)};
+       }});
   return all;
 }
 
