@@ -72,9 +72,9 @@ AG_ATOMIC_TEST_FUNCTION ag_test_ull ag_atomic_bits(double value) {
   AG_ATOMIC_FORMS(X, atomicMin, &s->ll[0], -9)                                          \
   AG_ATOMIC_FORMS(X, atomicMin, &s->ull[2], 4)                                          \
   AG_ATOMIC_FORMS(X, atomicMax, &s->i[2], 6)                                            \
-  AG_ATOMIC_FORMS(X, atomicMax, &s->u[2], 12)                                           \
+  AG_ATOMIC_FORMS(X, atomicMax, &s->u[2], 0x80000005u)                                         \
   AG_ATOMIC_FORMS(X, atomicMax, &s->ll[0], -1)                                          \
-  AG_ATOMIC_FORMS(X, atomicMax, &s->ull[2], (ag_test_ull)1 << 50)                       \
+  AG_ATOMIC_FORMS(X, atomicMax, &s->ull[2], (ag_test_ull)1 << 63 | 5)                     \
   AG_ATOMIC_FORMS(X, atomicMax, &s->l[1], 5)                                            \
   AG_ATOMIC_FORMS(X, atomicInc, &s->u[3], 1)                                            \
   AG_ATOMIC_FORMS(X, atomicInc, &s->u[3], 5)                                            \

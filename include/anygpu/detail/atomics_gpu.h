@@ -11,11 +11,11 @@
  * SPIR-V has no float add (without an extension), no wrap-around counters and no 16-bit atomics:
  * those are compare-and-swap loops, on the value's bits and on the 32-bit word holding a 16-bit
  * value. Scopes: block = work-group (PTX .cta), device = device (AMD agent, PTX .gpu), system =
- * AMD's system scope (PTX: LLVM 19 emits .gpu for it, the same as device). In SPIR-V, system is
- * device-scoped too: when the two forms sit on the two arms of a branch, LLVM merges them into one
- * call with a selected scope, which llvm-spirv 15 can only translate through a helper function that
- * spirv-val rejects; the same calls with the same scope merge cleanly. A branch choosing between a
- * _block and another form of one function has the same problem on SPIR-V: write two statements. */
+ * AMD's system scope, PTX .sys (atomics_nvptx_scopes.h). In SPIR-V, system is device-scoped: when
+ * the two forms sit on the two arms of a branch, LLVM merges them into one call with a selected
+ * scope, which llvm-spirv 15 can only translate through a helper function that spirv-val rejects;
+ * the same calls with the same scope merge cleanly. A branch choosing between a _block and another
+ * form of one function has the same problem on SPIR-V: write two statements. */
 #ifndef ANYGPU_DETAIL_ATOMICS_GPU_H
 #define ANYGPU_DETAIL_ATOMICS_GPU_H
 
@@ -155,6 +155,7 @@ AGK_SPIRV_DECLARE_INTEGER(long long, S)
 AGK_SPIRV_DECLARE_INTEGER(unsigned long long, U)
 AGK_SPIRV_DECLARE(float)
 AGK_SPIRV_DECLARE(double)
+__attribute__((device)) void __spirv_MemoryBarrier(int, int);
 
 namespace agk_atomics {
 #define AGK_SPIRV_FETCH(name, instruction)                                 \
@@ -194,7 +195,6 @@ AG_DEVICE bool try_replace(T* address, T& expected, T desired) {
   return replaced;
 }
 /* Device-scope fences over workgroup and cross-workgroup memory (semantics 0x300 | order). */
-__attribute__((device)) void __spirv_MemoryBarrier(int, int);
 #define AGK_ACQUIRE_FENCE() __spirv_MemoryBarrier(1, 0x302)
 #define AGK_RELEASE_FENCE() __spirv_MemoryBarrier(1, 0x304)
 }  // namespace agk_atomics
@@ -209,27 +209,48 @@ constexpr int clang_scope() {
          : Scope == system ? __MEMORY_SCOPE_SYSTEM
                            : __MEMORY_SCOPE_DEVICE;
 }
-#define AGK_CLANG_FETCH(name, builtin)                                      \
+#if defined(__CUDA_ARCH__)
+#include "atomics_nvptx_scopes.h"
+/* The block and system forms of `call` on nvptx (atomics_nvptx_scopes.h). */
+#define AGK_NV_SCOPED(call) \
+  if constexpr (Scope != device) return call;
+#else
+#define AGK_NV_SCOPED(call)
+#endif
+#define AGK_CLANG_FETCH(name, builtin, nv_op)                               \
   template <int Scope, typename T>                                          \
   AG_DEVICE T name(T* address, T value) {                                   \
+    AGK_NV_SCOPED(nv_op<Scope>(address, value))                             \
     return builtin(address, value, __ATOMIC_RELAXED, clang_scope<Scope>()); \
   }
-AGK_CLANG_FETCH(add, __scoped_atomic_fetch_add)
-AGK_CLANG_FETCH(sub, __scoped_atomic_fetch_sub)
-AGK_CLANG_FETCH(fetch_min, __scoped_atomic_fetch_min)
-AGK_CLANG_FETCH(fetch_max, __scoped_atomic_fetch_max)
-AGK_CLANG_FETCH(fetch_and, __scoped_atomic_fetch_and)
-AGK_CLANG_FETCH(fetch_or, __scoped_atomic_fetch_or)
-AGK_CLANG_FETCH(fetch_xor, __scoped_atomic_fetch_xor)
+AGK_CLANG_FETCH(add, __scoped_atomic_fetch_add, nv_add)
+AGK_CLANG_FETCH(fetch_min, __scoped_atomic_fetch_min, nv_min)
+AGK_CLANG_FETCH(fetch_max, __scoped_atomic_fetch_max, nv_max)
+AGK_CLANG_FETCH(fetch_and, __scoped_atomic_fetch_and, nv_and)
+AGK_CLANG_FETCH(fetch_or, __scoped_atomic_fetch_or, nv_or)
+AGK_CLANG_FETCH(fetch_xor, __scoped_atomic_fetch_xor, nv_xor)
+template <int Scope, typename T>
+AG_DEVICE T sub(T* address, T value) {
+  T negated;  // wraps as the subtraction does
+  __builtin_sub_overflow((T)0, value, &negated);
+  AGK_NV_SCOPED(nv_add<Scope>(address, negated))
+  return __scoped_atomic_fetch_sub(address, value, __ATOMIC_RELAXED, clang_scope<Scope>());
+}
 template <int Scope, typename T>
 AG_DEVICE T exch(T* address, T value) {
+  using bits = typename bits_of<T>::type;
+  AGK_NV_SCOPED(
+      __builtin_bit_cast(T, nv_xchg<Scope>((bits*)address, __builtin_bit_cast(bits, value))))
   T old;
   __scoped_atomic_exchange(address, &value, &old, __ATOMIC_RELAXED, clang_scope<Scope>());
   return old;
 }
-/* 16-bit values too: LLVM widens them to a loop on the 32-bit word. */
+/* 16-bit values too: LLVM widens them to a loop on the 32-bit word (on nvptx a .gpu one). */
 template <int Scope, typename T>
 AG_DEVICE T cas(T* address, T compare, T value) {
+  if constexpr (sizeof(T) >= 4) {
+    AGK_NV_SCOPED(nv_cas<Scope>(address, compare, value))
+  }
   __scoped_atomic_compare_exchange_n(address, &compare, value, false, __ATOMIC_RELAXED,
                                      __ATOMIC_RELAXED, clang_scope<Scope>());
   return compare;
