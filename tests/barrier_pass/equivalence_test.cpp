@@ -231,6 +231,23 @@ std::vector<Case> cases() {
                    EXPECT_EQ(total, got_total) << "block shape " << shape_name(b);
                    return std::vector<Bytes>{bytes_of(counts), bytes_of(largest)};
                  }});
+  all.push_back({"shared_atomic_kinds", [](const Shape& s) { return s.y == 1 && s.z == 1; },
+                 [](ag_device d, ag_function f, const Shape& b) {
+                   const unsigned grid = 3;
+                   DeviceBuffer<unsigned> out(d, std::vector<unsigned>(11 * grid, 7));
+                   DeviceBuffer<float> sums(d, std::vector<float>(grid, 7.0f));
+                   void* p[] = {out.param(), sums.param()};
+                   launch(f, {grid, 1, 1}, b, p);
+                   // Not only equal to the fiber run: right.
+                   const std::vector<unsigned> got = out.download();
+                   unsigned sum = 0;
+                   for (unsigned t = 0; t < b.x; ++t) sum += t % 3u;
+                   EXPECT_EQ(sum, got[0]) << "block shape " << shape_name(b);
+                   EXPECT_EQ(0u - b.x, got[1]) << "block shape " << shape_name(b);
+                   EXPECT_EQ(b.x - 1, got[3]) << "block shape " << shape_name(b);
+                   EXPECT_EQ(static_cast<float>(b.x), sums.download()[0]);
+                   return std::vector<Bytes>{bytes_of(out), bytes_of(sums)};
+                 }});
   all.push_back({"index3d", any_shape, [](ag_device d, ag_function f, const Shape& b) {
                    int nx = 19, ny = 11, nz = 9;
                    DeviceBuffer<int> out(d, std::vector<int>(nx * ny * nz, -1));
