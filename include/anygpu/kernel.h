@@ -15,9 +15,9 @@
  * only), AG_DEVICE for helpers, AG_GLOBAL / AG_LOCAL for pointers into device / shared memory,
  * threadIdx / blockIdx / blockDim / gridDim with .x .y .z, __syncthreads(), __shared__ for static
  * shared memory, AG_DYNAMIC_SHARED(type, name) for the launch's dynamic shared memory,
- * atomicAdd / atomicSub / atomicMin / atomicMax / atomicExch / atomicCAS, atomicLoad (acquire) /
- * atomicStore (release) (C++), and math: the <math.h> functions on the host, the subset listed in
- * docs/kernel-dialect.md on GPUs.
+ * CUDA's atomic functions (atomicAdd ... atomicCAS, with their _block and _system forms),
+ * atomicLoad (acquire) / atomicStore (release) (C++), and math: the <math.h> functions on the
+ * host, the subset listed in docs/kernel-dialect.md on GPUs.
  *
  * Rules, as on a GPU: every thread of a block reaches the same __syncthreads(); shared memory is
  * per block; device helpers that use threadIdx live in the kernel's source file or a header it

@@ -12,8 +12,8 @@
 
 /* ------------------------------------------------------------------------------------------------
  * GPU targets, part 1: what differs between them. Each defines the markers, how a kernel is
- * declared, where dynamic shared memory comes from, how an index is read (a = x, y or z), the
- * block barrier, and the scope of atomics. Indices are read only when used: the reads are pure,
+ * declared, where dynamic shared memory comes from, how an index is read (a = x, y or z), and the
+ * block barrier (atomics: atomics_gpu.h). Indices are read only when used: the reads are pure,
  * so the unused axes of agk_dim3 are dropped.
  * ---------------------------------------------------------------------------------------------- */
 #if defined(AGK_OPENCL)
@@ -44,52 +44,6 @@
 #define AGK_GRID_DIM(a) get_num_groups(AGK_AXIS_##a)
 /* CUDA's barrier also orders global memory between the block's threads. */
 #define AGK_BARRIER() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
-/* Atomics: OpenCL's atomic_*_explicit functions (clang's __opencl_atomic builtins would become
- * calls to a library spir64 lacks) take pointers to atomic types, found from the pointer's value
- * type (agk_value<P>: P without its address space). */
-template <typename P>
-using agk_value = typename __remove_address_space<P>::type;
-template <typename T>
-struct agk_atomic_type;
-#define AGK_ATOMIC_TYPE(T, A) \
-  template <>                 \
-  struct agk_atomic_type<T> { \
-    using type = volatile A;  \
-  };
-AGK_ATOMIC_TYPE(int, atomic_int)
-AGK_ATOMIC_TYPE(unsigned int, atomic_uint)
-AGK_ATOMIC_TYPE(long, atomic_long)
-AGK_ATOMIC_TYPE(unsigned long, atomic_ulong)
-AGK_ATOMIC_TYPE(float, atomic_float)
-AGK_ATOMIC_TYPE(double, atomic_double)
-template <typename P>
-AG_DEVICE typename agk_atomic_type<agk_value<P> >::type* agk_atomic(P* address) {
-  return (typename agk_atomic_type<agk_value<P> >::type*)address;
-}
-#define AGK_ATOMIC_CALL(op, address, ...) \
-  atomic_##op##_explicit(agk_atomic(address), __VA_ARGS__, memory_scope_device)
-#define AGK_RELAXED memory_order_relaxed
-#define AGK_EXCHANGE exchange
-#define AGK_LOAD load
-#define AGK_STORE store
-#define AGK_CAS(address, expected, desired) \
-  AGK_ATOMIC(compare_exchange_strong, address, expected, desired, AGK_RELAXED, AGK_RELAXED)
-#define AGK_FENCE(order) \
-  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_##order, memory_scope_device)
-/* SPIR-V adds floats atomically only with an extension, and llvm-spirv 15 compares and swaps
- * integers only: atomicAdd of a float loops on the bits agk_bits names (void: not a float). */
-template <typename T>
-struct agk_bits {
-  using type = void;
-};
-template <>
-struct agk_bits<float> {
-  using type = unsigned int;
-};
-template <>
-struct agk_bits<double> {
-  using type = unsigned long;
-};
 
 #elif defined(AGK_SPIRV_HIP)
 /* spirv64 from .cu sources: clang-15 in HIP mode (-x hip --offload=spirv64), then llvm-spirv-15.
@@ -127,7 +81,6 @@ __attribute__((device)) void __spirv_ControlBarrier(int execution, int memory, i
 /* Workgroup scope (2), acquire-release (0x8) on workgroup (0x100) and cross-workgroup (0x200)
  * memory: CUDA's barrier also orders global memory. */
 #define AGK_BARRIER() __spirv_ControlBarrier(2, 2, 0x308)
-#include "atomics_spirv_hip.h"
 
 #else
 /* nvptx64 (clang-19 -x cuda -nocudainc) and amdgcn (clang-19 -x hip -nogpuinc): no SDK header,
@@ -144,16 +97,6 @@ __attribute__((device)) void __spirv_ControlBarrier(int execution, int memory, i
 extern __attribute__((shared, aligned(16))) unsigned char agk_dynamic_shared_memory[];
 #define AGK_DYNAMIC_SHARED_BASE agk_dynamic_shared_memory
 #define AGK_SHARED_SPACE
-template <typename P>
-using agk_value = P;
-#define AGK_ATOMIC_CALL(op, address, ...) \
-  __scoped_atomic_##op(address, __VA_ARGS__, __MEMORY_SCOPE_DEVICE)
-#define AGK_RELAXED __ATOMIC_RELAXED
-#define AGK_EXCHANGE exchange_n
-#define AGK_LOAD load_n
-#define AGK_STORE store_n
-#define AGK_CAS(address, expected, desired) \
-  AGK_ATOMIC(compare_exchange_n, address, expected, desired, false, AGK_RELAXED, AGK_RELAXED)
 
 #if defined(__CUDA_ARCH__)
 #define AGK_THREAD_IDX(a) __nvvm_read_ptx_sreg_tid_##a()
@@ -161,8 +104,6 @@ using agk_value = P;
 #define AGK_BLOCK_DIM(a) __nvvm_read_ptx_sreg_ntid_##a()
 #define AGK_GRID_DIM(a) __nvvm_read_ptx_sreg_nctaid_##a()
 #define AGK_BARRIER() __nvvm_bar_sync(0)
-/* LLVM 19 selects no acquire or release on nvptx: CUDA's __threadfence() (membar.gl) instead. */
-#define AGK_FENCE(order) __nvvm_membar_gl()
 #else
 #define AGK_THREAD_IDX(a) __builtin_amdgcn_workitem_id_##a()
 #define AGK_BLOCK_IDX(a) __builtin_amdgcn_workgroup_id_##a()
@@ -173,9 +114,6 @@ using agk_value = P;
 #define AGK_BARRIER()                                                                   \
   (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup"), __builtin_amdgcn_s_barrier(), \
    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup"))
-#define AGK_FENCE(order) __builtin_amdgcn_fence(AGK_ORDER_##order, "agent")
-#define AGK_ORDER_acquire __ATOMIC_ACQUIRE
-#define AGK_ORDER_release __ATOMIC_RELEASE
 #endif
 #endif
 
@@ -267,52 +205,7 @@ struct agk_param_record<void()> {
       agk_param_record<void params>::make();                                              \
   AGK_KERNEL_ENTRY void name AGK_KERNEL_PARAMS params
 
-/* Atomics, relaxed and device-wide as CUDA's. The type comes from the pointer, as in CUDA's
- * overloads: atomicAdd(&unsigned_counter, 1) adds an unsigned 1. */
-#define AGK_ATOMIC(op, address, ...) AGK_ATOMIC_CALL(op, address, __VA_ARGS__)
-template <typename P>
-AG_DEVICE agk_value<P> atomicCAS(P* address, agk_value<P> compare, agk_value<P> value) {
-  AGK_CAS(address, &compare, value);
-  return compare;
-}
-template <typename P>
-AG_DEVICE agk_value<P> atomicAdd(P* address, agk_value<P> value) {
-#if defined(AGK_OPENCL) || defined(AGK_SPIRV_HIP)
-  using bits = typename agk_bits<agk_value<P> >::type;
-  if constexpr (!__is_same(bits, void)) {
-    bits* word = (bits*)address;
-    bits old = AGK_ATOMIC(AGK_LOAD, word, AGK_RELAXED);
-    while (!AGK_CAS(word, &old,
-                    __builtin_bit_cast(bits, __builtin_bit_cast(agk_value<P>, old) + value))) {
-    }
-    return __builtin_bit_cast(agk_value<P>, old);
-  }
-#endif
-  return AGK_ATOMIC(fetch_add, address, value, AGK_RELAXED);
-}
-#define AGK_ATOMIC_FUNCTION(name, op)                           \
-  template <typename P>                                         \
-  AG_DEVICE agk_value<P> name(P* address, agk_value<P> value) { \
-    return AGK_ATOMIC(op, address, value, AGK_RELAXED);         \
-  }
-AGK_ATOMIC_FUNCTION(atomicSub, fetch_sub)
-AGK_ATOMIC_FUNCTION(atomicMin, fetch_min)
-AGK_ATOMIC_FUNCTION(atomicMax, fetch_max)
-AGK_ATOMIC_FUNCTION(atomicExch, AGK_EXCHANGE)
-
-/* Flags between threads of different blocks (or the host): an acquiring load and a releasing
- * store, device-wide. */
-template <typename P>
-AG_DEVICE agk_value<P> atomicLoad(const P* address) {
-  agk_value<P> value = AGK_ATOMIC(AGK_LOAD, (P*)address, AGK_RELAXED);
-  AGK_FENCE(acquire);
-  return value;
-}
-template <typename P>
-AG_DEVICE void atomicStore(P* address, agk_value<P> value) {
-  AGK_FENCE(release);
-  AGK_ATOMIC(AGK_STORE, address, value, AGK_RELAXED);
-}
+#include "atomics_gpu.h"
 
 /* Math, part 1: IEEE operations, exact on every target, float and double (and the C++ float
  * overloads). OpenCL has the overloaded names already and gets the C names with f; HIP-mode

@@ -517,59 +517,7 @@ const agk_kernel_desc* describe_function(const char* name, agk_run_blocks_fn run
   }                                                                                          \
   void agk_kernel_##name::run params
 
-/* Atomics: blocks run concurrently on several workers, so these are real atomics. */
-template <typename T>
-AG_DEVICE T atomicAdd(T* address, T value) {
-  if constexpr (std::is_floating_point<T>::value) {
-    T old, desired;
-    __atomic_load(address, &old, __ATOMIC_RELAXED);  // GCC's __atomic_load_n takes no floats
-    do {
-      desired = old + value;
-    } while (!__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_RELAXED,
-                                        __ATOMIC_RELAXED));
-    return old;
-  } else {
-    return __atomic_fetch_add(address, value, __ATOMIC_RELAXED);
-  }
-}
-template <typename T>
-AG_DEVICE T atomicSub(T* address, T value) {
-  return __atomic_fetch_sub(address, value, __ATOMIC_RELAXED);
-}
-template <typename T>
-AG_DEVICE T atomicExch(T* address, T value) {
-  return __atomic_exchange_n(address, value, __ATOMIC_RELAXED);
-}
-template <typename T>
-AG_DEVICE T atomicCAS(T* address, T compare, T value) {
-  __atomic_compare_exchange_n(address, &compare, value, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-  return compare;
-}
-template <typename T>
-AG_DEVICE T atomicMin(T* address, T value) {
-  T old = __atomic_load_n(address, __ATOMIC_RELAXED);
-  while (value < old && !__atomic_compare_exchange_n(address, &old, value, true, __ATOMIC_RELAXED,
-                                                     __ATOMIC_RELAXED)) {
-  }
-  return old;
-}
-template <typename T>
-AG_DEVICE T atomicMax(T* address, T value) {
-  T old = __atomic_load_n(address, __ATOMIC_RELAXED);
-  while (value > old && !__atomic_compare_exchange_n(address, &old, value, true, __ATOMIC_RELAXED,
-                                                     __ATOMIC_RELAXED)) {
-  }
-  return old;
-}
-/* Flags between blocks (or the host): an acquiring load and a releasing store. */
-template <typename T>
-AG_DEVICE T atomicLoad(const T* address) {
-  return __atomic_load_n(address, __ATOMIC_ACQUIRE);
-}
-template <typename T>
-AG_DEVICE void atomicStore(T* address, T value) {
-  __atomic_store_n(address, value, __ATOMIC_RELEASE);
-}
+#include "atomics_host.h"
 #endif /* __cplusplus */
 
 #endif /* ANYGPU_DETAIL_KERNEL_HOST_H */

@@ -118,19 +118,24 @@ std::string rewrite(Function& entry, FunctionAnalysisManager& analyses) {
   if (why.empty()) why = build_loops(entry, prepared);
   // After the loops: the plain accesses it leaves carry no parallel mark, so the vectorizer
   // checks them itself (two threads may add to the same shared counter).
-  if (why.empty()) {
-    const unsigned lowered = lower_block_local_atomics(entry);
-    if (lowered && verbosity() >= 1)
-      errs() << "anygpu barrier pass: " << entry.getName() << ": " << lowered
-             << " shared-memory atomics made plain\n";
-  }
+  unsigned lowered = 0;
+  if (why.empty()) lowered = lower_block_local_atomics(entry);
   if (why.empty() && verifyFunction(entry, &errs()))
     why = "internal error: the rewritten entry does not verify";
   analyses.invalidate(entry, PreservedAnalyses::none());
   if (why.empty()) {
     clean_up(entry, analyses, true);
+    // Again: a shared-memory address live across a barrier reaches its atomics through the
+    // loops' per-thread copies until the clean-up makes it the address itself.
+    if (const unsigned more = lower_block_local_atomics(entry)) {
+      lowered += more;
+      analyses.invalidate(entry, PreservedAnalyses::none());
+    }
     drop_unsafe_parallel_marks(entry, analyses);
   }
+  if (lowered && verbosity() >= 1)
+    errs() << "anygpu barrier pass: " << entry.getName() << ": " << lowered
+           << " shared-memory atomics made plain\n";
   return why;
 }
 
