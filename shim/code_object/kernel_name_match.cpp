@@ -156,6 +156,30 @@ KernelName describe_kernel(const std::string& name) {
   return kernel;
 }
 
+// "reduce<256u>" -> "reduce<256>": the demangler writes unsigned and long template arguments with
+// their suffix (u, l, ul, ll, ull), which code that launches reduce<256> does not.
+std::string without_integer_suffixes(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const bool number_starts =
+        text[i] >= '0' && text[i] <= '9' && (i == 0 || !is_identifier_char(text[i - 1]));
+    if (!number_starts) {
+      out.push_back(text[i++]);
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+    size_t suffix_end = end;
+    while (suffix_end < text.size() && std::strchr("uUlL", text[suffix_end])) ++suffix_end;
+    const bool whole_token = suffix_end == text.size() || !is_identifier_char(text[suffix_end]);
+    out.append(text, i, end - i);
+    if (!whole_token) out.append(text, end, suffix_end - end);
+    i = suffix_end;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string demangle_kernel_name(const std::string& name) {
@@ -182,7 +206,7 @@ std::string normalize_kernel_spelling(std::string_view spelling) {
     pending_space = false;
     normal.push_back(c);
   }
-  return normal;
+  return without_integer_suffixes(normal);
 }
 
 KernelNameTable make_kernel_name_table(const std::vector<std::string>& names) {

@@ -216,8 +216,9 @@ TEST_F(ModuleErrorTest, GetGlobalRejectsBadInput) {
   EXPECT_NE(nullptr, address);
 }
 
-// A name of several kernels (kernels/kernel_names.cpp has two instantiations of reduce) lists
-// them; a name of none lists the module's kernels, sorted and bounded. Neither makes a handle.
+// A name of several kernels (tests/cuda_sources/kernel_names.cu has two instantiations of reduce)
+// lists them; a name of none lists the module's kernels, sorted and bounded. Neither makes a
+// handle.
 TEST_F(ModuleErrorTest, GetFunctionDetailsListKernels) {
   const ag_module live = module->module();
   Sentinel<ag_function> function;

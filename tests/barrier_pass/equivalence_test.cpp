@@ -430,7 +430,7 @@ std::vector<Case> cases() {
          launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
          return std::vector<Bytes>{bytes_of(count)};
        }});
-  // kernels/kernel_names.cpp: kernels with mangled names, elementwise.
+  // tests/cuda_sources/kernel_names.cu: kernels with mangled names, elementwise.
   for (const char* reduce : {"_Z6reduceILi256EEvPfS0_j", "_Z6reduceILi128EEvPfS0_j"})
     all.push_back({reduce, any_shape, [](ag_device d, ag_function f, const Shape& b) {
                      unsigned n = 3001;

@@ -167,6 +167,29 @@ TEST_P(CudaSourceTest, PrintfFromAKernel) {
   EXPECT_EQ(3, std::count(printed.begin(), printed.end(), '\n')) << printed;
 }
 
+// Kernels as a CUDA program names them: plain, with template arguments (written as a launch
+// writes them, without the demangler's 64u), in a namespace; each the same handle as its mangled
+// name, and a name of two template instances an error that lists both.
+TEST_P(CudaSourceTest, KernelsByTheNamesCudaCodeUses) {
+  const std::pair<const char*, const char*> names[] = {
+      {"block_sums<64>", "_Z10block_sumsILj64EEvPKfPfj"},
+      {"block_sums<256>", "_Z10block_sumsILj256EEvPKfPfj"},
+      {"reverse_blocks_128", "_Z18reverse_blocks_128PKfPf"},
+      {"count_positive", "_Z14count_positivePKiiPj"},
+      {"cuda_sources::scale_clamped<float>", "_ZN12cuda_sources13scale_clampedIfEEvPT_iS1_"},
+      {"scale_clamped<int>", "_ZN12cuda_sources13scale_clampedIiEEvPT_iS1_"},
+  };
+  for (const auto& [plain, mangled] : names) {
+    ag_function by_name = nullptr;
+    ASSERT_AG(agModuleGetFunction(module.module(), plain, &by_name)) << plain;
+    EXPECT_EQ(module.function(mangled), by_name) << plain;
+  }
+  ag_function none = nullptr;
+  EXPECT_EQ(AG_ERROR_INVALID_VALUE, agModuleGetFunction(module.module(), "block_sums", &none));
+  EXPECT_NE(std::string::npos, last_detail().find("block_sums<64u>")) << last_detail();
+  EXPECT_EQ(nullptr, none);
+}
+
 // The parameter layout comes from the kernel's own types, whichever code object the device runs.
 TEST_P(CudaSourceTest, ParameterLayoutOfAGlobalFunction) {
   ag_function function = module.function("_ZN12cuda_sources13scale_clampedIfEEvPT_iS1_");

@@ -1,8 +1,8 @@
 // Kernels found by every spelling of their names on every device (docs/runtime-core.md): the
-// mangled-name kernels of kernels/kernel_names.cpp by plain name, qualified name, template
-// arguments, mangled name and signature; one handle whatever the spelling; the backend (and on
-// the test drivers, cuModuleGetFunction, hipModuleGetFunction, zeKernelCreate) asked for the
-// exact name, as the launch of the right kernel shows; ambiguity and unknown names reported.
+// mangled-name kernels of tests/cuda_sources/kernel_names.cu by plain name, qualified name,
+// template arguments, mangled name and signature; one handle whatever the spelling; the backend
+// (and on the test drivers, cuModuleGetFunction, hipModuleGetFunction, zeKernelCreate) asked for
+// the exact name, as the launch of the right kernel shows; ambiguity and unknown names reported.
 #include <string>
 #include <vector>
 

@@ -44,7 +44,7 @@ int main(void) {
   CHECK(agModuleLoadData(device, anygpu_image_consumer_kernels, anygpu_image_consumer_kernels_size,
                          &module));
   CHECK(agModuleGetFunction(module, "scale", &scale));
-  CHECK(agModuleGetFunction(module, "_Z5shiftIfEviT_PS0_", &shift)); /* shift<float> */
+  CHECK(agModuleGetFunction(module, "shift<float>", &shift)); /* a template instance */
   void *dx, *dy;
   CHECK(agMemAlloc(device, bytes, &dx));
   CHECK(agMemAlloc(device, bytes, &dy));

@@ -41,6 +41,28 @@ std::string resolve(const KernelNameTable& table, const std::string& requested) 
   return match.resolved;
 }
 
+// The demangler writes unsigned and long template arguments with a suffix (block_sums<64u>); code
+// that launches block_sums<64> names it without, and either spelling finds it.
+TEST(KernelNameMatch, IntegerTemplateArgumentsWithOrWithoutTheirSuffix) {
+  const KernelNameTable table =
+      make_kernel_name_table({"_Z10block_sumsILj64EEvPKfPfj", "_Z10block_sumsILj256EEvPKfPfj",
+                              "_Z4tileILm8ELl2EEvPf", "_Z7kernel9v"});
+  const std::pair<const char*, const char*> cases[] = {
+      {"block_sums<64>", "_Z10block_sumsILj64EEvPKfPfj"},
+      {"block_sums<64u>", "_Z10block_sumsILj64EEvPKfPfj"},
+      {"block_sums<256U>", "_Z10block_sumsILj256EEvPKfPfj"},
+      {"block_sums<256>(float const*, float*, unsigned int)", "_Z10block_sumsILj256EEvPKfPfj"},
+      {"tile<8, 2>", "_Z4tileILm8ELl2EEvPf"},
+      {"tile<8ul, 2l>", "_Z4tileILm8ELl2EEvPf"},
+      {"kernel9", "_Z7kernel9v"},  // a digit inside a name is no number
+  };
+  for (const auto& [requested, expected] : cases)
+    EXPECT_EQ(expected, resolve(table, requested)) << requested;
+  EXPECT_EQ("<ambiguous>", resolve(table, "block_sums"));
+  EXPECT_EQ("<not found>", resolve(table, "block_sums<65>"));
+  EXPECT_EQ("<not found>", resolve(table, "kernel"));
+}
+
 TEST(KernelNameMatch, EverySpellingOfAKernelResolvesToItsExactName) {
   const KernelNameTable table = make_kernel_name_table(kNames);
   const std::pair<const char*, const char*> cases[] = {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <map>
-#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -19,11 +19,11 @@ struct Layout {
 class TypeSizes {
  public:
   explicit TypeSizes(const std::string& ir) {
-    static const std::regex named(R"(^(%[-\w.$]+) = type (.*)$)");
     std::istringstream lines(ir);
     for (std::string line; std::getline(lines, line);) {
-      std::smatch match;
-      if (std::regex_match(line, match, named)) bodies_[match[1]] = match[2];
+      const size_t equals = line.find(" = type ");
+      if (line.empty() || line[0] != '%' || equals == std::string::npos) continue;
+      bodies_[line.substr(0, equals)] = line.substr(equals + 8);
     }
   }
 
@@ -146,30 +146,57 @@ void replace_all(std::string* text, const std::string& from, const std::string& 
 
 }  // namespace
 
+namespace {
+
+// `line` as `@NAME = external [hidden |protected ][local_unnamed_addr |unnamed_addr ]addrspace(3)
+// global [0 x TYPE], align N`: an extern __shared__ array. Fills its parts; false for any other
+// line.
+bool extern_shared_declaration(const std::string& line, std::string* name, std::string* visibility,
+                               std::string* element, std::string* alignment) {
+  const size_t equals = line.find(" = external ");
+  if (line.empty() || line[0] != '@' || equals == std::string::npos) return false;
+  *name = line.substr(0, equals);
+  std::string rest = line.substr(equals + 12);
+  visibility->clear();
+  for (const char* word : {"hidden ", "protected "})
+    if (rest.rfind(word, 0) == 0) {
+      *visibility = word;
+      rest.erase(0, strlen(word));
+    }
+  for (const char* word : {"local_unnamed_addr ", "unnamed_addr "})
+    if (rest.rfind(word, 0) == 0) rest.erase(0, strlen(word));
+  const std::string head = "addrspace(3) global [0 x ";
+  const std::string tail = "], align ";
+  const size_t close = rest.rfind(tail);
+  if (rest.rfind(head, 0) != 0 || close == std::string::npos || close < head.size()) return false;
+  *element = rest.substr(head.size(), close - head.size());
+  *alignment = rest.substr(close + tail.size());
+  return !alignment->empty() && alignment->find_first_not_of("0123456789") == std::string::npos;
+}
+
+}  // namespace
+
 bool size_extern_shared_arrays(const std::string& ir, unsigned long bytes, std::string* sized,
                                std::string* error) {
-  static const std::regex declaration(
-      R"(^(@[-\w.$]+) = external ((?:hidden |protected )?)(?:local_unnamed_addr |unnamed_addr )?addrspace\(3\) global \[0 x (.*)\], align (\d+)$)");
   TypeSizes sizes(ir);
   std::string text = ir;
   std::map<std::string, unsigned long> counts;  // element type -> elements
   std::istringstream lines(ir);
   for (std::string line; std::getline(lines, line);) {
-    std::smatch match;
-    if (!std::regex_match(line, match, declaration)) continue;
-    const std::string element = match[3];
+    std::string name, visibility, element, alignment;
+    if (!extern_shared_declaration(line, &name, &visibility, &element, &alignment)) continue;
     size_t at = 0;
     Layout layout;
     if (!sizes.layout(element, &at, &layout) || layout.size == 0) {
-      *error = "the extern __shared__ array " + match[1].str() + " has elements of type " +
-               element + ", whose size is not known here";
+      *error = "the extern __shared__ array " + name + " has elements of type " + element +
+               ", whose size is not known here";
       return false;
     }
     const unsigned long count = std::max(1ul, bytes / layout.size);
     counts[element] = count;
     replace_all(&text, line,
-                match[1].str() + " = " + match[2].str() + "addrspace(3) global [" +
-                    std::to_string(count) + " x " + element + "] undef, align " + match[4].str());
+                name + " = " + visibility + "addrspace(3) global [" + std::to_string(count) +
+                    " x " + element + "] undef, align " + alignment);
   }
   for (const auto& [element, count] : counts)
     replace_all(&text, "[0 x " + element + "]",
