@@ -3,6 +3,7 @@
 // present (the CPU, and the CUDA, HIP and Level Zero test drivers in their suites), each result
 // checked against a host reference. Sizes are not multiples of the block where the kernel allows.
 // Kernels are asked for by their mangled names (`anygpu-pack list` prints them).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
