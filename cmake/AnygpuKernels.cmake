@@ -227,11 +227,14 @@ endfunction()
 # into loop merges that spirv-val rejects (blocks before their dominators, merge = continue);
 # so is HIP mode's llvm.compiler.used, whose casts to the private address space SPIR-V forbids;
 # the modules' OpenCL versions (HIP mode's is 0.0) are made one, as llvm-spirv requires; and the
-# extern __shared__ arrays get a size (anygpu-pack shared-memory --spirv).
+# extern __shared__ arrays get a size (anygpu-pack shared-memory --spirv); and the blocks of every
+# function are put in dominance order (anygpu-pack block-order), which SPIR-V requires and LLVM's
+# block order need not give (a rotated loop's exit block may come before the loop's body).
 function(_anygpu_add_spirv out name opencl_sources hip_sources)
   set(dir "${CMAKE_BINARY_DIR}/kernels/${name}/spirv")
   set(linked "${dir}/${name}.ll")
   set(sized "${dir}/${name}.sized.ll")
+  set(ordered "${dir}/${name}.ordered.ll")
   set(output "${CMAKE_BINARY_DIR}/kernels/${name}.spv")
   _anygpu_compile_bitcode(opencl_bitcode "${dir}" "SPIR-V" SOURCES ${opencl_sources}
     COMMAND "${ANYGPU_SPIRV_CLANG}" -x clcpp -cl-std=clc++2021 -target spir64 -ffreestanding -O2)
@@ -246,7 +249,8 @@ function(_anygpu_add_spirv out name opencl_sources hip_sources)
             -e "s/^(!opencl\\.ocl\\.version = !\\{![0-9]+).*/\\1}/" "${linked}"
     COMMAND ${packer} shared-memory --spirv ${ANYGPU_SPIRV_DYNAMIC_SHARED_BYTES} -o "${sized}"
             "${linked}"
-    COMMAND "${ANYGPU_SPIRV_AS}" "${sized}" -o "${dir}/${name}.bc"
+    COMMAND ${packer} block-order -o "${ordered}" "${sized}"
+    COMMAND "${ANYGPU_SPIRV_AS}" "${ordered}" -o "${dir}/${name}.bc"
     COMMAND "${ANYGPU_LLVM_SPIRV}" --spirv-max-version=${ANYGPU_SPIRV_VERSION} "${dir}/${name}.bc"
             -o "${output}"
     DEPENDS ${bitcode} ${packer} COMMENT "anygpu kernels: ${name}.spv" VERBATIM)

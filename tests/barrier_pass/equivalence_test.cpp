@@ -1,7 +1,7 @@
 // Every C++ kernel in kernels/ run through the barrier pass's loops and through fibers gives the
 // same bytes, for blocks of 1, 7, 32, 64, 256 and 1024 threads in 1-D, 2-D and 3-D shapes (those
-// the kernel's contract allows). The test image is loaded twice on the CPU device, once with
-// ANYGPU_CPU_WORKITEM_LOOPS=0.
+// the kernel's contract allows; 32 x 8 is the transpose samples' block). The test image is loaded
+// twice on the CPU device, once with ANYGPU_CPU_WORKITEM_LOOPS=0.
 #include <dlfcn.h>
 
 #include <anygpu/kernel_host_abi.h>
@@ -26,10 +26,10 @@ struct Shape {
   unsigned x, y, z;
 };
 
-const Shape kShapes[] = {{1, 1, 1},    {7, 1, 1}, {32, 1, 1}, {64, 1, 1},  {256, 1, 1},
-                         {1024, 1, 1},                                                   // 1-D
-                         {1, 7, 1},    {8, 4, 1}, {8, 8, 1},  {16, 16, 1}, {32, 32, 1},  // 2-D
-                         {1, 1, 7},    {4, 4, 2}, {4, 4, 4},  {8, 8, 4},   {16, 8, 8}};  // 3-D
+const Shape kShapes[] = {
+    {1, 1, 1}, {7, 1, 1}, {32, 1, 1}, {64, 1, 1},  {256, 1, 1}, {1024, 1, 1},  // 1-D
+    {1, 7, 1}, {8, 4, 1}, {8, 8, 1},  {16, 16, 1}, {32, 32, 1}, {32, 8, 1},    // 2-D
+    {1, 1, 7}, {4, 4, 2}, {4, 4, 4},  {8, 8, 4},   {16, 8, 8}};                // 3-D
 
 std::string shape_name(const Shape& s) {
   return std::to_string(s.x) + "x" + std::to_string(s.y) + "x" + std::to_string(s.z);
@@ -69,6 +69,21 @@ struct Case {
 bool any_shape(const Shape&) {
   return true;
 }
+
+bool one_d(const Shape& s) {
+  return s.y == 1 && s.z == 1;
+}
+
+bool one_d_power_of_two(const Shape& s) {
+  return one_d(s) && (s.x & (s.x - 1)) == 0;
+}
+
+// A kernel written for exactly one block shape.
+std::function<bool(const Shape&)> exactly(unsigned x, unsigned y) {
+  return [x, y](const Shape& s) { return s.x == x && s.y == y && s.z == 1; };
+}
+
+void add_ported_kernel_cases(std::vector<Case>& all);
 
 std::vector<Case> cases() {
   std::vector<Case> all;
@@ -458,7 +473,138 @@ std::vector<Case> cases() {
          launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
          return std::vector<Bytes>{bytes_of(x)};
        }});
+  add_ported_kernel_cases(all);
   return all;
+}
+
+// The well-known kernels ported as CUDA code (tests/cuda_sources, docs/porting-from-cuda.md).
+void add_ported_kernel_cases(std::vector<Case>& all) {
+  for (const char* kernel : {"_Z7reduce0IfEvPT_S1_j", "_Z7reduce1IfEvPT_S1_j",
+                             "_Z7reduce2IfEvPT_S1_j", "_Z7reduce3IfEvPT_S1_j"}) {
+    all.push_back({kernel, one_d_power_of_two, [](ag_device d, ag_function f, const Shape& b) {
+                     unsigned n = 3001;
+                     DeviceBuffer<float> in(d, ramp(n, 29)), out(d, blocks_for(n, b.x));
+                     void* p[] = {in.param(), out.param(), &n};
+                     launch(f, {blocks_for(n, b.x), 1, 1}, b, p, b.x * sizeof(float));
+                     return std::vector<Bytes>{bytes_of(out)};
+                   }});
+  }
+  all.push_back(
+      {"_Z7reduce3IiEvPT_S1_j", one_d_power_of_two, [](ag_device d, ag_function f, const Shape& b) {
+         unsigned n = 2999;
+         std::vector<int> values(n);
+         for (unsigned i = 0; i < n; ++i) values[i] = static_cast<int>(i % 41) - 20;
+         DeviceBuffer<int> in(d, values), out(d, blocks_for(n, 2 * b.x));
+         void* p[] = {in.param(), out.param(), &n};
+         launch(f, {blocks_for(n, 2 * b.x), 1, 1}, b, p, b.x * sizeof(int));
+         return std::vector<Bytes>{bytes_of(out)};
+       }});
+  for (unsigned block : {64u, 256u}) {
+    all.push_back({block == 64 ? "_Z16reduceGridStrideIfLj64EEvPKT_PS0_j"
+                               : "_Z16reduceGridStrideIfLj256EEvPKT_PS0_j",
+                   exactly(block, 1), [](ag_device d, ag_function f, const Shape& b) {
+                     unsigned n = 20011;
+                     DeviceBuffer<float> in(d, ramp(n, 37)), out(d, 5);
+                     void* p[] = {in.param(), out.param(), &n};
+                     launch(f, {5, 1, 1}, b, p, b.x * sizeof(float));
+                     return std::vector<Bytes>{bytes_of(out)};
+                   }});
+  }
+  for (unsigned tile : {16u, 32u}) {
+    all.push_back(
+        {tile == 16 ? "_Z13MatrixMulCUDAILi16EEvPfS0_S0_ii" : "_Z13MatrixMulCUDAILi32EEvPfS0_S0_ii",
+         exactly(tile, tile), [tile](ag_device d, ag_function f, const Shape& b) {
+           const int h = static_cast<int>(2 * tile);
+           int wA = static_cast<int>(3 * tile), wB = static_cast<int>(tile);
+           DeviceBuffer<float> a(d, ramp(h * wA, 11)), bm(d, ramp(wA * wB, 7)), c(d, h * wB);
+           void* p[] = {c.param(), a.param(), bm.param(), &wA, &wB};
+           launch(f, {1, 2, 1}, b, p);
+           return std::vector<Bytes>{bytes_of(c)};
+         }});
+  }
+  for (const char* kernel : {"_Z14transposeNaivePfPKfii", "_Z18transposeCoalescedPfPKfii",
+                             "_Z24transposeNoBankConflictsPfPKfii"}) {
+    all.push_back({kernel, exactly(32, 8), [](ag_device d, ag_function f, const Shape& b) {
+                     int width = 45, height = 70;
+                     DeviceBuffer<float> in(d, ramp(width * height, 1000)), out(d, width * height);
+                     void* p[] = {out.param(), in.param(), &width, &height};
+                     launch(f, {blocks_for(width, 32), blocks_for(height, 32), 1}, b, p);
+                     return std::vector<Bytes>{bytes_of(out)};
+                   }});
+  }
+  all.push_back(
+      {"_Z7prescanPfPKfS_i", one_d_power_of_two, [](ag_device d, ag_function f, const Shape& b) {
+         int n = 2501;
+         const unsigned grid = blocks_for(n, 2 * b.x);
+         DeviceBuffer<float> in(d, ramp(n, 13)), out(d, n), sums(d, grid);
+         void* p[] = {out.param(), in.param(), sums.param(), &n};
+         launch(f, {grid, 1, 1}, b, p, 2 * b.x * sizeof(float));
+         return std::vector<Bytes>{bytes_of(out), bytes_of(sums)};
+       }});
+  all.push_back({"_Z10uniformAddPfPKfi", one_d, [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 2501;
+                   const unsigned grid = blocks_for(n, 2 * b.x);
+                   DeviceBuffer<float> data(d, ramp(n, 17)), offsets(d, ramp(grid, 5));
+                   void* p[] = {data.param(), offsets.param(), &n};
+                   launch(f, {grid, 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(data)};
+                 }});
+  all.push_back({"_Z18histogram256KernelPjPKjj", exactly(256, 1),
+                 [](ag_device d, ag_function f, const Shape& b) {
+                   unsigned words = 3001;
+                   std::vector<unsigned> values(words);
+                   for (unsigned i = 0; i < words; ++i) values[i] = i * 2654435761u;
+                   DeviceBuffer<unsigned> data(d, values), partial(d, 3 * 256);
+                   void* p[] = {partial.param(), data.param(), &words};
+                   launch(f, {3, 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(partial)};
+                 }});
+  all.push_back({"_Z23mergeHistogram256KernelPjPKjj", exactly(256, 1),
+                 [](ag_device d, ag_function f, const Shape& b) {
+                   unsigned count = 300;
+                   std::vector<unsigned> values(count * 256);
+                   for (size_t i = 0; i < values.size(); ++i) values[i] = (i * 7u) % 13u;
+                   DeviceBuffer<unsigned> partial(d, values), histogram(d, 256);
+                   void* p[] = {histogram.param(), partial.param(), &count};
+                   launch(f, {256, 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(histogram)};
+                 }});
+  all.push_back({"_Z15BlackScholesGPUPfS_PKfS1_S1_ffi", one_d,
+                 [](ag_device d, ag_function f, const Shape& b) {
+                   int options = 1001;
+                   float riskfree = 0.02f, volatility = 0.3f;
+                   std::vector<float> price(options), strike(options), years(options);
+                   for (int i = 0; i < options; ++i) {
+                     price[i] = 5.0f + 0.025f * i;
+                     strike[i] = 1.0f + 0.099f * ((i * 37) % options);
+                     years[i] = 0.25f + 0.0097f * ((i * 53) % options);
+                   }
+                   DeviceBuffer<float> call(d, options), put(d, options), dp(d, price),
+                       ds(d, strike), dy(d, years);
+                   void* p[] = {call.param(), put.param(), dp.param(),  ds.param(),
+                                dy.param(),   &riskfree,   &volatility, &options};
+                   launch(f, {3, 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(call), bytes_of(put)};
+                 }});
+  all.push_back({"_Z25layernorm_forward_kernel1PfS_S_PKfS1_S1_ii", one_d,
+                 [](ag_device d, ag_function f, const Shape& b) {
+                   int rows = 97, channels = 33;
+                   DeviceBuffer<float> out(d, rows * channels), mean(d, rows), rstd(d, rows),
+                       in(d, ramp(rows * channels, 23)), weight(d, ramp(channels, 5)),
+                       bias(d, ramp(channels, 3));
+                   void* p[] = {out.param(),    mean.param(), rstd.param(), in.param(),
+                                weight.param(), bias.param(), &rows,        &channels};
+                   launch(f, {blocks_for(rows, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out), bytes_of(mean), bytes_of(rstd)};
+                 }});
+  all.push_back(
+      {"_Z23softmax_forward_kernel1PfPKfii", one_d, [](ag_device d, ag_function f, const Shape& b) {
+         int rows = 97, channels = 33;
+         DeviceBuffer<float> in(d, ramp(rows * channels, 19)), out(d, rows * channels);
+         void* p[] = {out.param(), in.param(), &rows, &channels};
+         launch(f, {blocks_for(rows, b.x), 1, 1}, b, p);
+         return std::vector<Bytes>{bytes_of(out)};
+       }});
 }
 
 // The test image, loaded with the loops allowed or not.

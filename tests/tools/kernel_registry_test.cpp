@@ -1,8 +1,10 @@
 // The pieces of anygpu-pack that build CUDA sources: how a kernel's declaration is read from its
-// mangled name, and how SPIR-V's extern __shared__ arrays are given a size.
+// mangled name, how SPIR-V's extern __shared__ arrays are given a size, and how a module's blocks
+// are put in dominance order for llvm-spirv.
 #include <gtest/gtest.h>
 
 #include "tools/anygpu-pack/kernel_declaration.h"
+#include "tools/anygpu-pack/spirv_block_order.h"
 #include "tools/anygpu-pack/spirv_shared_memory.h"
 
 namespace {
@@ -97,6 +99,65 @@ TEST(SpirvSharedMemory, AnElementOfUnknownSizeIsAnError) {
   std::string sized, error;
   EXPECT_FALSE(size_extern_shared_arrays(ir, 49152, &sized, &error));
   EXPECT_NE(std::string::npos, error.find("@odd")) << error;
+}
+
+// A rotated loop as clang -O2 lays it out (valid LLVM 15 IR): the exit block (%7) comes before the
+// loop's body (%9), which dominates it and defines the value it uses.
+const char kLoopExitFirst[] =
+    "define float @sum(float* %0, i32 %1) {\n"
+    "  %3 = icmp sgt i32 %1, 0\n"
+    "  br i1 %3, label %9, label %4\n"
+    "4:                                                ; preds = %2\n"
+    "  br label %5\n"
+    "5:                                                ; preds = %7, %4\n"
+    "  %6 = phi float [ 0.000000e+00, %4 ], [ %8, %7 ]\n"
+    "  ret float %6\n"
+    "7:                                                ; preds = %9\n"
+    "  %8 = fadd float %11, 1.000000e+00\n"
+    "  br label %5\n"
+    "9:                                                ; preds = %2, %9\n"
+    "  %10 = phi float [ 0.000000e+00, %2 ], [ %11, %9 ]\n"
+    "  %11 = fadd float %10, 2.000000e+00\n"
+    "  br i1 %3, label %9, label %7\n"
+    "}\n";
+
+std::string ordered(const std::string& ir) {
+  std::string out, error;
+  EXPECT_TRUE(anygpu_pack::order_blocks_by_dominance(ir, &out, &error)) << error;
+  return out;
+}
+
+TEST(SpirvBlockOrder, BlocksFollowTheirDominators) {
+  const std::string out = ordered(kLoopExitFirst);
+  const size_t body = out.find("\nagk.9:"), exit = out.find("\nagk.7:");
+  ASSERT_NE(std::string::npos, body) << out;
+  ASSERT_NE(std::string::npos, exit) << out;
+  EXPECT_LT(body, exit) << out;
+  EXPECT_LT(exit, out.find("\nagk.5:")) << out;
+  // The entry block gets the label its number gave it; every numbered value is renamed.
+  EXPECT_EQ(0u, out.find("define float @sum(float* %agk.0, i32 %agk.1) {\nagk.2:\n")) << out;
+  EXPECT_NE(std::string::npos, out.find("%agk.10 = phi float [ 0.000000e+00, %agk.2 ], "
+                                        "[ %agk.11, %agk.9 ]"))
+      << out;
+  EXPECT_EQ(std::string::npos, out.find(" %1")) << out;
+}
+
+TEST(SpirvBlockOrder, FunctionsInDominanceOrderAreUnchanged) {
+  const std::string in =
+      "@g = global i32 0\n"
+      "define void @f(i32 %0) {\n"
+      "  br label %2\n"
+      "2:\n"
+      "  ret void\n"
+      "}\n"
+      "declare void @h()\n";
+  EXPECT_EQ(in, ordered(in));
+}
+
+TEST(SpirvBlockOrder, NumberedTypesAreRefused) {
+  std::string out, error;
+  EXPECT_FALSE(anygpu_pack::order_blocks_by_dominance("%0 = type { i32 }\n", &out, &error));
+  EXPECT_NE(std::string::npos, error.find("numbered types")) << error;
 }
 
 }  // namespace

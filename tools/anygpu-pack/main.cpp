@@ -9,6 +9,7 @@
 //   anygpu-pack kernels --source SRC [--prelude HEADER] -o OUT OBJECT
 //   anygpu-pack shared-memory --host BYTES -o OUT OBJECT...
 //   anygpu-pack shared-memory --spirv BYTES -o OUT IR
+//   anygpu-pack block-order -o OUT IR
 #include <cstdio>
 #include <cstring>
 
@@ -25,7 +26,8 @@ int usage() {
           "       anygpu-pack extract FILE ID -o OUT\n"
           "       anygpu-pack kernels --source SRC [--prelude HEADER] -o OUT OBJECT\n"
           "       anygpu-pack shared-memory --host BYTES -o OUT OBJECT...\n"
-          "       anygpu-pack shared-memory --spirv BYTES -o OUT IR\n");
+          "       anygpu-pack shared-memory --spirv BYTES -o OUT IR\n"
+          "       anygpu-pack block-order -o OUT IR\n");
   return 2;
 }
 
@@ -46,6 +48,7 @@ int main(int argc, char** argv) {
   if (command == "extract") return extract_command(args);
   if (command == "kernels") return kernels_command(args);
   if (command == "shared-memory") return shared_memory_command(args);
+  if (command == "block-order") return block_order_command(args);
   const int status = usage();
   return command == "--help" || command == "-h" ? 0 : status;
 }
