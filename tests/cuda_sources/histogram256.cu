@@ -14,8 +14,7 @@ typedef unsigned int uint;
 #define MERGE_THREADBLOCK_SIZE 256
 
 __device__ inline void addByte(uint* s_WarpHist, uint data) {
-  // CUDA code writes 1: the host build cannot deduce atomicAdd's type from an int literal yet.
-  atomicAdd(s_WarpHist + data, 1U);
+  atomicAdd(s_WarpHist + data, 1);
 }
 
 __device__ inline void addWord(uint* s_WarpHist, uint data) {
