@@ -1,7 +1,7 @@
 #include "spirv_block_order.h"
 
+#include <algorithm>
 #include <map>
-#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -14,18 +14,37 @@ struct Block {
   std::vector<std::string> lines;
 };
 
-const std::regex& label_line() {
-  static const std::regex pattern(R"(^([-a-zA-Z$._0-9]+|"[^"]*"):)");
-  return pattern;
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '$' || c == '.' || c == '_';
+}
+
+// The name at text[at...]: a run of name characters, or a quoted name (quotes kept); "" if none.
+std::string name_at(const std::string& text, size_t at) {
+  if (at < text.size() && text[at] == '"') {
+    const size_t close = text.find('"', at + 1);
+    return close == std::string::npos ? "" : text.substr(at, close - at + 1);
+  }
+  size_t end = at;
+  while (end < text.size() && is_name_char(text[end])) ++end;
+  return text.substr(at, end - at);
+}
+
+// The label a line opens a block with ("12:", "for.body:", "\"a b\":"), or "".
+std::string label_of(const std::string& line) {
+  const std::string name = name_at(line, 0);
+  return !name.empty() && line.size() > name.size() && line[name.size()] == ':' ? name : "";
 }
 
 // The blocks a block's terminator branches to (only terminators take `label` operands).
 std::vector<std::string> successors(const Block& block) {
-  static const std::regex target(R"(label %([-a-zA-Z$._0-9]+|"[^"]*"))");
+  static const std::string marker = "label %";
   std::vector<std::string> names;
   for (const std::string& line : block.lines)
-    for (std::sregex_iterator it(line.begin(), line.end(), target), end; it != end; ++it)
-      names.push_back((*it)[1]);
+    for (size_t at = line.find(marker); at != std::string::npos; at = line.find(marker, at + 1)) {
+      const std::string name = name_at(line, at + marker.size());
+      if (!name.empty()) names.push_back(name);
+    }
   return names;
 }
 
@@ -60,30 +79,60 @@ std::vector<size_t> reverse_post_order(const std::vector<Block>& blocks) {
   return order;
 }
 
+// Numbered values (%7) and labels (7:) renamed (%agk.7, agk.7:): textual IR numbers unnamed
+// values in order of appearance, which moved blocks break; named ones may come in any order.
+// Calls visit(number) for each numbered value of `line` and returns the renamed line.
+template <typename Visit>
+std::string renumbered(const std::string& line, Visit visit) {
+  std::string out;
+  size_t i = 0;
+  if (!line.empty() && line[0] >= '0' && line[0] <= '9') {
+    const std::string label = label_of(line);
+    if (!label.empty() && label.find_first_not_of("0123456789") == std::string::npos) {
+      out = "agk." + label + ":";
+      i = label.size() + 1;
+    }
+  }
+  while (i < line.size()) {
+    const bool value = line[i] == '%' && (i == 0 || !is_name_char(line[i - 1])) &&
+                       i + 1 < line.size() && line[i + 1] >= '0' && line[i + 1] <= '9';
+    if (value) {
+      size_t end = i + 1;
+      while (end < line.size() && line[end] >= '0' && line[end] <= '9') ++end;
+      if (end == line.size() || !is_name_char(line[end])) {
+        visit(line.substr(i + 1, end - i - 1));
+        out += "%agk." + line.substr(i + 1, end - i - 1);
+        i = end;
+        continue;
+      }
+    }
+    out.push_back(line[i++]);
+  }
+  return out;
+}
+
 std::string renumbered(const std::string& line) {
-  static const std::regex value(R"((^|[^-a-zA-Z$._0-9])%([0-9]+)\b)");
-  static const std::regex label(R"(^([0-9]+):)");
-  return std::regex_replace(std::regex_replace(line, label, "agk.$1:"), value, "$1%agk.$2");
+  return renumbered(line, [](const std::string&) {});
 }
 
 // One function: its `define` line, its body lines (without the closing brace).
 std::string ordered_function(const std::string& define, const std::vector<std::string>& body) {
   // The entry block, unlabelled, takes the number after the unnamed parameters.
-  static const std::regex numbered(R"(%([0-9]+)\b)");
   long entry_number = 0;
-  for (std::sregex_iterator it(define.begin(), define.end(), numbered), end; it != end; ++it)
-    entry_number = std::max(entry_number, std::stol((*it)[1]) + 1);
+  renumbered(define, [&](const std::string& number) {
+    entry_number = std::max(entry_number, std::stol(number) + 1);
+  });
   std::vector<Block> blocks(1);
   bool entry_labelled = false;
   for (const std::string& line : body) {
-    std::smatch match;
-    if (std::regex_search(line, match, label_line())) {
+    const std::string label = label_of(line);
+    if (!label.empty()) {
       if (blocks.size() == 1 && blocks[0].lines.empty()) {
         entry_labelled = true;
       } else {
         blocks.push_back({});
       }
-      blocks.back().name = match[1];
+      blocks.back().name = label;
     }
     blocks.back().lines.push_back(line);
   }
@@ -106,8 +155,14 @@ std::string ordered_function(const std::string& define, const std::vector<std::s
 }  // namespace
 
 bool order_blocks_by_dominance(const std::string& ir, std::string* ordered, std::string* error) {
-  static const std::regex numbered_type(R"((^|\n)%[0-9]+ = type )");
-  if (std::regex_search(ir, numbered_type)) {
+  std::istringstream types(ir);
+  bool numbered_type = false;
+  for (std::string line; std::getline(types, line);)
+    numbered_type =
+        numbered_type || (line.size() > 1 && line[0] == '%' && line[1] >= '0' && line[1] <= '9' &&
+                          line.find(" = type ") != std::string::npos &&
+                          line.find_first_not_of("0123456789", 1) == line.find(' '));
+  if (numbered_type) {
     *error = "the module has numbered types, which reordering blocks cannot tell from values";
     return false;
   }
