@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <string>
+#include <vector>
 
 #include "anygpu_image_fault_kernels.h"
 #include "test_support.h"
@@ -137,6 +138,33 @@ void store_past_the_end() {
 
 TEST(CpuKernelFault, StorePastMappedMemoryFailsTheLaunch) {
   run_in_fresh_process(store_past_the_end);
+}
+
+// assert in a CUDA kernel (tests/cpu_fault/assert_kernel.cu): C's message on stderr, and the
+// launch fails as a device-side assert does on a GPU, instead of abort() ending the program.
+void failed_assert() {
+  FaultModule m;
+  int n = 100;
+  std::vector<int> values(n, 1);
+  values[77] = -3;
+  void* device_values = nullptr;
+  CHILD_AG(agMemAlloc(m.device, n * sizeof(int), &device_values));
+  CHILD_AG(agMemcpyHtoD(m.device, device_values, values.data(), n * sizeof(int)));
+  void* params[] = {&device_values, &n};
+  CHILD_AG(agLaunchKernel(m.function("check_positive"), 4, 1, 1, 32, 1, 1, 0, m.stream, params,
+                          nullptr));
+  expect_sticky_fault(m, {"kernel '_Z14check_positivePKii'", "block 2 ", "illegal instruction"});
+}
+
+TEST(CpuKernelFault, FailedAssertFailsTheLaunch) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        failed_assert();
+        _exit(0);
+      },
+      ::testing::ExitedWithCode(0),
+      "assert_kernel.cu:8: .*check_positive.*: kernel assertion `values\\[i\\] > 0' failed");
 }
 
 void divide_by_zero() {
