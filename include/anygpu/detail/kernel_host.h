@@ -202,6 +202,20 @@ static inline void agk_barrier() {
 namespace {
 namespace agk_detail {
 
+/* Blocks by linear id, x fastest, then y, then z: the block of id `linear`, and the one after. */
+inline agk_dim3 block_at(uint32_t linear, const agk_dim3& grid) {
+  return agk_dim3{linear % grid.x, (linear / grid.x) % grid.y, linear / (grid.x * grid.y)};
+}
+inline void advance_block(agk_dim3& block, const agk_dim3& grid) {
+  if (++block.x == grid.x) {
+    block.x = 0;
+    if (++block.y == grid.y) {
+      block.y = 0;
+      ++block.z;
+    }
+  }
+}
+
 /* What a kernel body sees; AG_KERNEL makes the body a member function of a frame. */
 template <typename Kernel>
 struct kernel_frame {
@@ -281,18 +295,11 @@ struct kernel_traits<void (Frame::*)(Args...)> {
     Frame frame;
     frame.agk_enter(ctx);
     const agk_dim3 grid = ctx->grid_dim, block = ctx->block_dim;
-    agk_dim3 next = {block_begin % grid.x, (block_begin / grid.x) % grid.y,
-                     block_begin / (grid.x * grid.y)};
+    agk_dim3 next = block_at(block_begin, grid);
     for (uint32_t b = block_begin; b < block_end; ++b) {
       frame.agk_block = next;
       ctx->block_idx = next;
-      if (++next.x == grid.x) {  // x fastest, then y, then z
-        next.x = 0;
-        if (++next.y == grid.y) {
-          next.y = 0;
-          ++next.z;
-        }
-      }
+      advance_block(next, grid);
       for (unsigned z = 0; z < block.z; ++z)
         for (unsigned y = 0; y < block.y; ++y)
 #pragma GCC unroll 4
@@ -350,17 +357,10 @@ template <void (*Block)(void**, agk_thread_ctx*)>
 void run_blocks_wi(void** p, agk_thread_ctx* ctx, uint32_t block_begin, uint32_t block_end) {
   agk_current_ctx = ctx;
   const agk_dim3 grid = ctx->grid_dim;
-  agk_dim3 next = {block_begin % grid.x, (block_begin / grid.x) % grid.y,
-                   block_begin / (grid.x * grid.y)};
+  agk_dim3 next = block_at(block_begin, grid);
   for (uint32_t b = block_begin; b < block_end; ++b) {
     ctx->block_idx = next;
-    if (++next.x == grid.x) {
-      next.x = 0;
-      if (++next.y == grid.y) {
-        next.y = 0;
-        ++next.z;
-      }
-    }
+    advance_block(next, grid);
     Block(p, ctx);
   }
 }
@@ -407,17 +407,10 @@ struct function_traits<void (*)(Args...)> {
     const values args = unpack(p, std::index_sequence_for<Args...>{});
     agk_current_ctx = ctx;
     const agk_dim3 grid = ctx->grid_dim, block = ctx->block_dim;
-    agk_dim3 next = {block_begin % grid.x, (block_begin / grid.x) % grid.y,
-                     block_begin / (grid.x * grid.y)};
+    agk_dim3 next = block_at(block_begin, grid);
     for (uint32_t b = block_begin; b < block_end; ++b) {
       ctx->block_idx = next;
-      if (++next.x == grid.x) {
-        next.x = 0;
-        if (++next.y == grid.y) {
-          next.y = 0;
-          ++next.z;
-        }
-      }
+      advance_block(next, grid);
       for (unsigned z = 0; z < block.z; ++z)
         for (unsigned y = 0; y < block.y; ++y)
           for (unsigned x = 0; x < block.x; ++x) {
