@@ -90,6 +90,7 @@ ag_result read_module_file(const char* path, std::vector<unsigned char>& bytes) 
 
 std::vector<std::string> readable_kernel_names(const KernelNameTable& table) {
   std::vector<std::string> readable;
+  readable.reserve(table.kernels.size());
   for (const KernelName& kernel : table.kernels) readable.push_back(kernel.readable);
   std::sort(readable.begin(), readable.end());  // the symbol table's order means nothing
   return readable;

@@ -60,19 +60,22 @@ int kernels_command(const std::vector<std::string>& args) {
   int index = 0;
   for (const std::string& mangled : found.kernels) {
     KernelDeclaration declaration;
-    if (!kernel_declaration(mangled, &declaration, &error)) return report(source + ": " + error);
-    if (!is_identifier(mangled))
-      return report(source + ": the kernel symbol " + mangled + " is not an identifier");
+    std::string problem;
+    if (!kernel_declaration(mangled, &declaration, &error))
+      append_all(&problem, {source, ": ", error});
+    else if (!is_identifier(mangled))
+      append_all(&problem, {source, ": the kernel symbol ", mangled, " is not an identifier"});
+    if (!problem.empty()) return report(problem);
     const std::string registry = "agk_registry_" + std::to_string(index++);
-    text += "\n/* " + declaration.name + "(" + declaration.params + ") */\n";
-    text += "namespace " + registry + " {\n";
-    text += "using agk_type = void(" + declaration.params + ");\n";
-    text += "#ifndef AGK_TARGET_GPU\n";
-    text += "constexpr agk_type* agk_function = &::" + declaration.name + ";\n";
-    text += "#endif\n";
-    text += "}  // namespace " + registry + "\n";
-    text += "AGK_REGISTER_KERNEL(" + mangled + ", " + registry + "::agk_type, " + registry +
-            "::agk_function)\n";
+    append_all(&text, {"\n/* ", declaration.name, "(", declaration.params, ") */\n"});
+    append_all(&text, {"namespace ", registry, " {\n"});
+    append_all(&text, {"using agk_type = void(", declaration.params, ");\n"});
+    append_all(&text, {"#ifndef AGK_TARGET_GPU\n"});
+    append_all(&text, {"constexpr agk_type* agk_function = &::", declaration.name, ";\n"});
+    append_all(&text, {"#endif\n"});
+    append_all(&text, {"}  // namespace ", registry, "\n"});
+    append_all(&text, {"AGK_REGISTER_KERNEL(", mangled, ", ", registry, "::agk_type, ", registry,
+                       "::agk_function)\n"});
   }
   if (!write_file(output, reinterpret_cast<const unsigned char*>(text.data()), text.size(), &error))
     return report(error);

@@ -2,7 +2,9 @@
 // name and returns the exit status: 0 done, 1 failed (with a message on stderr), 2 bad usage.
 #pragma once
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace anygpu_pack {
@@ -17,6 +19,11 @@ int block_order_command(const std::vector<std::string>& args);
 bool read_file(const std::string& path, std::vector<unsigned char>* bytes, std::string* error);
 bool write_file(const std::string& path, const unsigned char* data, size_t size,
                 std::string* error);
+
+// Appends every part to `text`, in order: the generated files are built line by line.
+inline void append_all(std::string* text, std::initializer_list<std::string_view> parts) {
+  for (std::string_view part : parts) text->append(part);
+}
 
 // Prints "anygpu-pack: <message>" on stderr; returns 1.
 int report(const std::string& message);

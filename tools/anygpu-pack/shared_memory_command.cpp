@@ -20,9 +20,10 @@ std::string host_storage(const std::vector<std::string>& names, unsigned long by
       " * thread-local, all at one address, as large as the CPU device's shared memory. */\n";
   if (!names.empty()) {
     text += "  .section .tbss,\"awT\",%nobits\n  .balign 64\n";
+    const std::string size = std::to_string(bytes);
     for (const std::string& name : names)
-      text += "  .globl " + name + "\n  .hidden " + name + "\n  .type " + name +
-              ", %object\n  .size " + name + ", " + std::to_string(bytes) + "\n" + name + ":\n";
+      append_all(&text, {"  .globl ", name, "\n  .hidden ", name, "\n  .type ", name,
+                         ", %object\n  .size ", name, ", ", size, "\n", name, ":\n"});
     text += "  .zero " + std::to_string(bytes) + "\n";
   }
   return text + "  .section .note.GNU-stack,\"\",%progbits\n";

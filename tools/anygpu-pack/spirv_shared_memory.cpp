@@ -8,6 +8,8 @@
 #include <sstream>
 #include <vector>
 
+#include "pack.h"
+
 namespace anygpu_pack {
 
 namespace {
@@ -188,19 +190,24 @@ bool size_extern_shared_arrays(const std::string& ir, unsigned long bytes, std::
     size_t at = 0;
     Layout layout;
     if (!sizes.layout(element, &at, &layout) || layout.size == 0) {
-      *error = "the extern __shared__ array " + name + " has elements of type " + element +
-               ", whose size is not known here";
+      error->clear();
+      append_all(error, {"the extern __shared__ array ", name, " has elements of type ", element,
+                         ", whose size is not known here"});
       return false;
     }
     const unsigned long count = std::max(1ul, bytes / layout.size);
     counts[element] = count;
-    replace_all(&text, line,
-                name + " = " + visibility + "addrspace(3) global [" + std::to_string(count) +
-                    " x " + element + "] undef, align " + alignment);
+    std::string definition;
+    append_all(&definition, {name, " = ", visibility, "addrspace(3) global [",
+                             std::to_string(count), " x ", element, "] undef, align ", alignment});
+    replace_all(&text, line, definition);
   }
-  for (const auto& [element, count] : counts)
-    replace_all(&text, "[0 x " + element + "]",
-                "[" + std::to_string(count) + " x " + element + "]");
+  for (const auto& [element, count] : counts) {
+    std::string unsized, sized_type;
+    append_all(&unsized, {"[0 x ", element, "]"});
+    append_all(&sized_type, {"[", std::to_string(count), " x ", element, "]"});
+    replace_all(&text, unsized, sized_type);
+  }
   *sized = text;
   return true;
 }
