@@ -28,9 +28,11 @@ std::string_view kernel_of(CodeObjectFormat format, const ElfSymbol& symbol) {
       name.remove_suffix(kAmdDescriptorSuffix.size());
       return name;
     default:
+      // Exported descriptors only: a local symbol is no entry point (GCC's split-off
+      // anygpu_kernel_NAME.cold parts are local).
       if (name.size() <= kHostKernelPrefix.size() ||
           name.substr(0, kHostKernelPrefix.size()) != kHostKernelPrefix ||
-          symbol.section == SHN_UNDEF)
+          symbol.section == SHN_UNDEF || symbol.binding == STB_LOCAL)
         return "";
       name.remove_prefix(kHostKernelPrefix.size());
       return name;
