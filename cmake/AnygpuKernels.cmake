@@ -18,10 +18,12 @@
 #            one an installed package carries), its C++ sources are built by clang++-19 with the
 #            pass plugin instead (docs/cpu-barrier-pass.md). Configure says which way each image
 #            is built, and why.
-#   PTX      one per sm_ level (PTX_ARCHS, default ANYGPU_PTX_ARCHS), clang-19 in CUDA mode.
+#   PTX      one per sm_ level (PTX_ARCHS, default ANYGPU_PTX_ARCHS), clang-19 in CUDA mode,
+#            with CUDA's libdevice (ANYGPU_LIBDEVICE) linked in for math.
 #   cubin    from that PTX with ptxas, for ANYGPU_CUBIN_ARCHS, only where a CUDA toolkit is found.
 #   AMD      one code object per target id (AMDGPU_TARGETS, default ANYGPU_AMDGPU_TARGETS: gfx90a,
-#            or with features, gfx90a:xnack-), clang-19 in HIP mode and lld-19.
+#            or with features, gfx90a:xnack-), clang-19 in HIP mode and lld-19, with ROCm's
+#            ocml (ANYGPU_OCML, Debian's rocm-device-libs) linked in for math.
 #   SPIR-V   clang-15 as C++ for OpenCL (AG_KERNEL sources) or in HIP mode for spirv64 (.cu
 #            sources), llvm-link-15, llvm-as-15, llvm-spirv-15.
 # A GPU target whose tools are missing is skipped with a warning at configure time; TARGETS leaves
@@ -87,6 +89,15 @@ option(ANYGPU_CPU_BARRIER_PASS
   ${_anygpu_barrier_pass_default})
 find_program(ANYGPU_PTXAS NAMES ptxas HINTS ENV CUDA_PATH PATHS /usr/local/cuda
   PATH_SUFFIXES bin DOC "CUDA toolkit's ptxas (optional: cubins)")
+# The vendors' math libraries, linked into each code object at build time (docs/kernel-dialect.md,
+# Math): CUDA's libdevice (a CUDA toolkit, or Debian's nvidia-cuda-toolkit) and ROCm's ocml
+# (Debian's rocm-device-libs).
+find_file(ANYGPU_LIBDEVICE NAMES libdevice.10.bc HINTS ENV CUDA_PATH
+  PATHS /usr/local/cuda /usr/lib/nvidia-cuda-toolkit PATH_SUFFIXES nvvm/libdevice libdevice
+  DOC "CUDA's libdevice.10.bc: the math library of PTX kernels")
+find_file(ANYGPU_OCML NAMES ocml.bc HINTS ENV ROCM_PATH
+  PATHS /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE} /usr/lib/x86_64-linux-gnu /opt/rocm
+  PATH_SUFFIXES amdgcn/bitcode DOC "ROCm's ocml.bc: the math library of AMD kernels")
 
 # Says once, at configure time, which GPU targets are built and why one is skipped; sets
 # _ANYGPU_HAVE_PTX, _ANYGPU_HAVE_AMDGPU, _ANYGPU_HAVE_SPIRV.
@@ -107,8 +118,17 @@ function(_anygpu_check_kernel_tools)
       OUTPUT_VARIABLE lld OUTPUT_STRIP_TRAILING_WHITESPACE)
     if(NOT IS_ABSOLUTE "${lld}" OR NOT EXISTS "${lld}")
       set(AMDGPU_missing "ld.lld for ${ANYGPU_GPU_CLANG} not found (install lld-19)")
+    elseif(NOT EXISTS "${ANYGPU_OCML}")
+      set(AMDGPU_missing "ROCm's ocml.bc, the math library AMD kernels link, not found (install "
+        "rocm-device-libs or set ANYGPU_OCML)")
+    endif()
+    if(NOT EXISTS "${ANYGPU_LIBDEVICE}")
+      set(PTX_missing "CUDA's libdevice.10.bc, the math library PTX kernels link, not found "
+        "(install a CUDA toolkit or Debian's nvidia-cuda-toolkit, or set ANYGPU_LIBDEVICE)")
     endif()
   endif()
+  set(PTX_tools "${PTX_tools} and ${ANYGPU_LIBDEVICE}")
+  set(AMDGPU_tools "${AMDGPU_tools} and ${ANYGPU_OCML}")
   foreach(tool ANYGPU_LLVM_SPIRV=llvm-spirv-15 ANYGPU_SPIRV_AS=llvm-as-15
       ANYGPU_SPIRV_LINK=llvm-link-15 ANYGPU_SPIRV_CLANG=clang-15)
     string(REPLACE "=" ";" tool "${tool}")
@@ -191,8 +211,9 @@ function(_anygpu_add_ptx out name arch sources)
   endforeach()
   add_custom_command(OUTPUT "${output}"
     COMMAND "${ANYGPU_GPU_CLANG}" --target=nvptx64-nvidia-cuda -march=${arch}
-            --cuda-feature=+ptx${isa} -O3 -S "${first}" ${link_others} -o "${output}"
-    DEPENDS "${first}" ${bitcode}
+            --cuda-feature=+ptx${isa} -O3 -S "${first}" ${link_others}
+            -Xclang -mlink-builtin-bitcode -Xclang "${ANYGPU_LIBDEVICE}" -o "${output}"
+    DEPENDS "${first}" ${bitcode} "${ANYGPU_LIBDEVICE}"
     COMMENT "anygpu kernels: ${name}.${arch}.ptx" VERBATIM)
   set(${out} "${output}" PARENT_SCOPE)
 endfunction()
@@ -213,7 +234,8 @@ function(_anygpu_add_amdgpu out name target_id sources)
   set(version -mcode-object-version=${ANYGPU_AMDGPU_CODE_OBJECT_VERSION})
   _anygpu_compile_bitcode(bitcode "${dir}" "AMD ${target_id}" SOURCES ${sources}
     COMMAND "${ANYGPU_GPU_CLANG}" -x hip --cuda-device-only -nogpuinc -nogpulib
-            --offload-arch=${target_id} ${version} -O3)
+            --offload-arch=${target_id} ${version} -O3
+            -Xclang -mlink-builtin-bitcode -Xclang "${ANYGPU_OCML}")
   add_custom_command(OUTPUT "${output}"
     COMMAND "${ANYGPU_GPU_CLANG}" --target=amdgcn-amd-amdhsa -mcpu=${target_id} -nogpulib ${version}
             -O3 -flto ${bitcode} -o "${output}"

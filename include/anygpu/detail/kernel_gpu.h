@@ -258,64 +258,8 @@ AGK_MATH_2(fmax)
 AGK_MATH_2(copysign)
 AGK_MATH(fma, (float x, float y, float z), (double x, double y, double z), (x, y, z))
 
-/* Math, part 2: float transcendental functions. Without a vendor math library their precision
- * differs by target (docs/kernel-dialect.md): OpenCL's builtins; LLVM's AMDGPU lowering; PTX's
- * .approx instructions, as CUDA's fast-math intrinsics (__expf, __sinf). */
-#if defined(AGK_OPENCL) || defined(AGK_SPIRV_HIP)
-/* OpenCL's built-ins, within OpenCL's precision: see docs/kernel-dialect.md. */
-AGK_MATH_1(exp)
-AGK_MATH_1(exp2)
-AGK_MATH_1(log)
-AGK_MATH_1(log2)
-AGK_MATH_1(log10)
-AGK_MATH_1(sin)
-AGK_MATH_1(cos)
-AGK_MATH_1(tan)
-AGK_MATH_2(pow)
-#else
-#define AGK_FLOAT_FUNCTION(name, expression) \
-  AG_DEVICE float name(float x) {            \
-    return expression;                       \
-  }
-#if defined(__CUDA_ARCH__)
-AGK_FLOAT_FUNCTION(exp2f, __nvvm_ex2_approx_f(x))
-AGK_FLOAT_FUNCTION(log2f, __nvvm_lg2_approx_f(x))
-AGK_FLOAT_FUNCTION(sinf, __nvvm_sin_approx_f(x))
-AGK_FLOAT_FUNCTION(cosf, __nvvm_cos_approx_f(x))
-AGK_FLOAT_FUNCTION(expf, exp2f(x * 1.44269504f))
-AGK_FLOAT_FUNCTION(logf, log2f(x) * 0.693147181f)
-AGK_FLOAT_FUNCTION(log10f, log2f(x) * 0.301029996f)
-#else
-AGK_FLOAT_FUNCTION(expf, __builtin_expf(x))
-AGK_FLOAT_FUNCTION(exp2f, __builtin_exp2f(x))
-AGK_FLOAT_FUNCTION(logf, __builtin_logf(x))
-AGK_FLOAT_FUNCTION(log2f, __builtin_log2f(x))
-AGK_FLOAT_FUNCTION(log10f, __builtin_log10f(x))
-AGK_FLOAT_FUNCTION(sinf, __builtin_sinf(x))
-AGK_FLOAT_FUNCTION(cosf, __builtin_cosf(x))
-#endif
-AGK_FLOAT_FUNCTION(tanf, sinf(x) / cosf(x))
-/* exp2(y * log2|x|) with C's special cases; LLVM lowers pow on AMD the same way, without them. */
-AG_DEVICE float powf(float x, float y) {
-  if (y == 0.0f || x == 1.0f) return 1.0f;
-  const float magnitude = exp2f(y * log2f(fabsf(x)));
-  if (!(x < 0.0f)) return magnitude;
-  if (truncf(y) != y) return NAN;
-  return truncf(y * 0.5f) != y * 0.5f ? -magnitude : magnitude;  // odd y keeps the sign
-}
-/* The C++ float overloads. */
-AGK_FLOAT_FUNCTION(exp, expf(x))
-AGK_FLOAT_FUNCTION(exp2, exp2f(x))
-AGK_FLOAT_FUNCTION(log, logf(x))
-AGK_FLOAT_FUNCTION(log2, log2f(x))
-AGK_FLOAT_FUNCTION(log10, log10f(x))
-AGK_FLOAT_FUNCTION(sin, sinf(x))
-AGK_FLOAT_FUNCTION(cos, cosf(x))
-AGK_FLOAT_FUNCTION(tan, tanf(x))
-AG_DEVICE float pow(float x, float y) {
-  return powf(x, y);
-}
-#endif
+/* Math, part 2: the rest of CUDA's math library. */
+#include "math_gpu.h"
 
 /* C kernels have no GPU form. */
 #define AG_KERNEL_C(name, signature, params) \

@@ -9,6 +9,7 @@
 
 #include "../kernel_host_abi.h"
 #include "../vector_types.h"
+#include "math_host.h"
 
 /* ------------------------------------------------------------------------------------------------
  * Host target. The CUDA names expand to agk_* calls. Inside a C++ kernel (AG_KERNEL) they resolve
