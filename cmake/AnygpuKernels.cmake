@@ -473,6 +473,9 @@ function(_anygpu_add_host out name sources)
   target_compile_options(${host_target} PRIVATE ${_ANYGPU_KERNEL_FLAGS}
     $<$<COMPILE_LANG_AND_ID:CXX,GNU>:-Wno-unknown-pragmas>)
   target_link_libraries(${host_target} PRIVATE m)
+  # libm functions whose glibc versions miss CUDA's bounds bind to math_host.h's own.
+  target_link_options(${host_target} PRIVATE
+    "LINKER:--wrap=cbrt,--wrap=exp10,--wrap=tanh,--wrap=j0,--wrap=j1,--wrap=y0,--wrap=y1")
   set_target_properties(${host_target} PROPERTIES
     PREFIX "" OUTPUT_NAME "${name}.host" SUFFIX ".so"
     LIBRARY_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/kernels"

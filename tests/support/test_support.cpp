@@ -24,6 +24,16 @@ std::string backend_name(ag_backend_kind kind) {
   return "device";
 }
 
+// ANYGPU_TEST_DEVICES=cuda,hip restricts the parameterized suites to those backends' devices.
+bool selected_for_tests(const std::string& backend) {
+  const char* selection = getenv("ANYGPU_TEST_DEVICES");
+  if (!selection || !*selection) return true;
+  const std::string list = std::string(",") + selection + ",";
+  return list.find("," + backend + ",") != std::string::npos;
+}
+
+}  // namespace
+
 // The backend of device `ordinal`, "device" when it cannot be read.
 std::string device_backend_name(int ordinal) {
   ag_device device = nullptr;
@@ -34,16 +44,6 @@ std::string device_backend_name(int ordinal) {
     return "device";
   return backend_name(p.backend);
 }
-
-// ANYGPU_TEST_DEVICES=cuda,hip restricts the parameterized suites to those backends' devices.
-bool selected_for_tests(const std::string& backend) {
-  const char* selection = getenv("ANYGPU_TEST_DEVICES");
-  if (!selection || !*selection) return true;
-  const std::string list = std::string(",") + selection + ",";
-  return list.find("," + backend + ",") != std::string::npos;
-}
-
-}  // namespace
 
 std::vector<int> all_device_ordinals() {
   int count = 0;

@@ -17,6 +17,8 @@ std::string last_detail();
 // Every device ordinal present (for parameterized suites); at least the CPU.
 std::vector<int> all_device_ordinals();
 std::string device_test_name(const ::testing::TestParamInfo<int>& info);
+// The backend of a device ordinal ("cpu", "cuda", "hip", "level_zero"; "device" if unread).
+std::string device_backend_name(int ordinal);
 
 ag_device device_at(int ordinal);
 ag_device cpu_device();

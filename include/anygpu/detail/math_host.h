@@ -6,6 +6,9 @@
 #define ANYGPU_DETAIL_MATH_HOST_H
 
 #include <math.h>
+#ifdef __cplusplus
+#include <cmath> /* std::cyl_bessel_i */
+#endif
 
 #define AGK_PI_L 3.141592653589793238462643383279502884L
 
@@ -63,15 +66,42 @@ static inline long double agk_erfinv_l(long double y) {
   return x;
 }
 static inline long double agk_erfcx_l(long double x) {
-  if (x < 100.0L) return expl(x * x) * erfcl(x);
-  long double inverse_square = 1.0L / (2.0L * x * x);  // the asymptotic series, 1/(2x^2) < 5e-5
-  long double series = 1.0L - inverse_square * (1.0L - 3.0L * inverse_square);
-  return series / (x * 1.772453850905516027298L);
+  if (x < 100.0L) return expl(x * x) * erfcl(x);  // long double's range holds both up to x = 106
+  /* 1/(x sqrt pi) sum (-1)^n (2n-1)!! s^n, s = 1/(2x^2) <= 5e-5: ten terms are far below an ulp */
+  long double s = 1.0L / (2.0L * x * x), term = 1.0L, sum = 1.0L;
+  for (int n = 1; n <= 10; ++n) {
+    term *= -(2 * n - 1) * s;
+    sum += term;
+  }
+  return sum / (x * 1.772453850905516027298L);
 }
 static inline long double agk_norm_l(long double x, long double y, long double z, long double w) {
   if (isinf(x) || isinf(y) || isinf(z) || isinf(w)) return INFINITY;  // even with a NaN, as CUDA
   return sqrtl(x * x + y * y + z * z + w * w);                        // long double: no overflow
 }
+
+/* glibc's double cbrt, exp10, tanh, j0, j1, y0 and y1 exceed CUDA's bounds (by its own account
+ * 2 to 9 ulp; more near the Bessel functions' zeros). anygpu_add_kernels links host code objects
+ * with --wrap for these names, so that calls to them reach these long double versions instead
+ * (hidden: nothing outside the code object sees them). */
+#ifdef __cplusplus
+#define AGK_LIBM_LINKAGE extern "C"
+#else
+#define AGK_LIBM_LINKAGE
+#endif
+#define AGK_LIBM_IN_LONG_DOUBLE(name, expression)                                               \
+  AGK_LIBM_LINKAGE __attribute__((weak, visibility("hidden"))) double __wrap_##name(double x) { \
+    return (double)(expression);                                                                \
+  }
+AGK_LIBM_IN_LONG_DOUBLE(cbrt, cbrtl(x))
+AGK_LIBM_IN_LONG_DOUBLE(exp10, powl(10.0L, x))
+AGK_LIBM_IN_LONG_DOUBLE(tanh, tanhl(x))
+#ifdef __USE_MISC /* glibc declares j0l & co */
+AGK_LIBM_IN_LONG_DOUBLE(j0, j0l(x))
+AGK_LIBM_IN_LONG_DOUBLE(j1, j1l(x))
+AGK_LIBM_IN_LONG_DOUBLE(y0, y0l(x))
+AGK_LIBM_IN_LONG_DOUBLE(y1, y1l(x))
+#endif
 
 /* Each addition as float and double C functions (C kernels have them too). */
 #define AGK_HOST_UNARY(c, expression_of_x) \
@@ -222,6 +252,49 @@ static inline float rnorm4d(float x, float y, float z, float w) {
 }
 static inline void sincospi(float x, float* s, float* c) {
   sincospif(x, s, c);
+}
+static inline float exp10(float x) {
+  return exp10f(x);
+}
+static inline void sincos(float x, float* s, float* c) {
+  sincosf(x, s, c);
+}
+/* The modified Bessel functions of orders 0 and 1 (C++17's special functions; C has none). */
+static inline long double agk_bessel_i_l(long double order, double x) {
+  if (isnan(x)) return x;
+  if (fabs(x) > 720.0) return INFINITY;  // beyond double's range; libstdc++ would throw
+  return std::cyl_bessel_i(order, (long double)fabs(x));
+}
+static inline double cyl_bessel_i0(double x) {
+  return (double)agk_bessel_i_l(0.0L, x);
+}
+static inline double cyl_bessel_i1(double x) {
+  const long double value = agk_bessel_i_l(1.0L, x);
+  return (double)(signbit(x) ? -value : value);
+}
+static inline float cyl_bessel_i0f(float x) {
+  return (float)cyl_bessel_i0(x);
+}
+static inline float cyl_bessel_i1f(float x) {
+  return (float)cyl_bessel_i1(x);
+}
+static inline float cyl_bessel_i0(float x) {
+  return cyl_bessel_i0f(x);
+}
+static inline float cyl_bessel_i1(float x) {
+  return cyl_bessel_i1f(x);
+}
+static inline float j0(float x) {
+  return j0f(x);
+}
+static inline float j1(float x) {
+  return j1f(x);
+}
+static inline float y0(float x) {
+  return y0f(x);
+}
+static inline float y1(float x) {
+  return y1f(x);
 }
 #endif
 
