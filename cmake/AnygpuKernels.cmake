@@ -29,7 +29,9 @@
 # A GPU target whose tools are missing is skipped with a warning at configure time; TARGETS leaves
 # targets out of one image (HOST_ONLY: all GPU ones), ANYGPU_GPU_KERNELS=OFF out of every image.
 # GPU code never sees CMAKE_<LANG>_FLAGS (sanitizers, ...) but the warning options (-W...) of them
-# and of the calling directory's compile options; FLAGS reach every compile of the image.
+# and of the calling directory's compile options; FLAGS reach every compile of the image. An
+# unroll hint the optimizer cannot follow (#pragma unroll 8 on a loop of unknown count) is no
+# warning, as in nvcc.
 # Files: ${CMAKE_BINARY_DIR}/kernels/<image>.{sm_XY.ptx,sm_XY.cubin,<gfx>.co,spv,bundle}; their
 # paths are properties of the target anygpu_kernels_<image> (ANYGPU_PTX_FILES, ANYGPU_CUBIN_FILES,
 # ANYGPU_AMDGPU_FILES as <arch>=<path> lists; ANYGPU_SPIRV_FILE, ANYGPU_HOST_FILE,
@@ -186,6 +188,7 @@ function(_anygpu_compile_bitcode out dir description)
     set(output "${dir}/${index}_${stem}.bc")  # the index keeps equal file names apart
     add_custom_command(OUTPUT "${output}"
       COMMAND ${ARG_COMMAND} ${_ANYGPU_KERNEL_INCLUDES} ${_ANYGPU_GPU_FLAGS}
+              -Wno-pass-failed
               -MD -MT "${output}" -MF "${output}.d" -emit-llvm -c "${source}" -o "${output}"
       DEPENDS "${source}" DEPFILE "${output}.d"
       COMMENT "anygpu kernels: ${description} ${stem}" VERBATIM)

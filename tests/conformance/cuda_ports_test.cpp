@@ -1,12 +1,14 @@
 // Well-known CUDA kernels ported as CUDA code (tests/cuda_sources: reduction, matrixMul,
-// transpose, scan, histogram256, BlackScholes, llm.c's layernorm and softmax), run on every device
-// present (the CPU, and the CUDA, HIP and Level Zero test drivers in their suites), each result
-// checked against a host reference. Sizes are not multiples of the block where the kernel allows.
-// Kernels are asked for by their mangled names (`anygpu-pack list` prints them).
+// transpose, scan, histogram256, BlackScholes, nbody, llm.c's layernorm and softmax), run on every
+// device present (the CPU, and the CUDA, HIP and Level Zero test drivers in their suites), each
+// result checked against a host reference. Sizes are not multiples of the block where the kernel
+// allows. Kernels are asked for by their mangled names (`anygpu-pack list` prints them).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
+
+#include <anygpu/vector_types.h>
 
 #include "test_support.h"
 
@@ -234,6 +236,53 @@ TEST_P(CudaPortTest, BlackScholesFloat) {
         discounted * (1.0 - cnd_reference(d2)) - s * (1.0 - cnd_reference(d1));
     ASSERT_NEAR(expected_call, call[i], 1e-3) << "option " << i;
     ASSERT_NEAR(expected_put, put[i], 1e-3) << "option " << i;
+  }
+}
+
+// nbody: one step of all-pairs gravity, float4 bodies in shared-memory tiles, rsqrtf; checked
+// against the same sums in double.
+TEST_P(CudaPortTest, NbodyStep) {
+  const int bodies = 1024, block = 128, tiles = bodies / block;
+  float delta_time = 0.01f, damping = 0.995f, softening_squared = 0.01f;
+  const std::vector<uint32_t> random = pseudo_random_words(8 * bodies, 4242u);
+  auto uniform = [&](int i, float low, float high) {
+    return low + (high - low) * static_cast<float>(random[i] >> 8) / 16777216.0f;
+  };
+  std::vector<float4> position(bodies), velocity(bodies);
+  for (int i = 0; i < bodies; ++i) {
+    position[i] = make_float4(uniform(8 * i, -4, 4), uniform(8 * i + 1, -4, 4),
+                              uniform(8 * i + 2, -4, 4), uniform(8 * i + 3, 0.5f, 2.0f));
+    velocity[i] = make_float4(uniform(8 * i + 4, -1, 1), uniform(8 * i + 5, -1, 1),
+                              uniform(8 * i + 6, -1, 1), 0.0f);
+  }
+  DeviceBuffer<float4> dpos(device, position), dvel(device, velocity), dnew_pos(device, bodies),
+      dnew_vel(device, bodies);
+  void* params[] = {
+      dnew_pos.param(), dnew_vel.param(),         dpos.param(),      dvel.param(), &delta_time,
+      &damping,         const_cast<int*>(&tiles), &softening_squared};
+  launch("_Z15integrateBodiesP6float4S0_PKS_S2_ffif", bodies / block, 1, block, 1,
+         block * sizeof(float4), params);
+  const std::vector<float4> new_pos = dnew_pos.download(), new_vel = dnew_vel.download();
+  for (int i = 0; i < bodies; ++i) {
+    double accel[3] = {0, 0, 0};
+    const float4& p = position[i];
+    for (int j = 0; j < bodies; ++j) {
+      const float4& q = position[j];
+      const double r[3] = {double(q.x) - p.x, double(q.y) - p.y, double(q.z) - p.z};
+      const double inverse =
+          1 / std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + softening_squared);
+      for (int k = 0; k < 3; ++k) accel[k] += r[k] * q.w * inverse * inverse * inverse;
+    }
+    const double v[3] = {(velocity[i].x + accel[0] * delta_time) * damping,
+                         (velocity[i].y + accel[1] * delta_time) * damping,
+                         (velocity[i].z + accel[2] * delta_time) * damping};
+    ASSERT_NEAR(v[0], new_vel[i].x, 1e-4) << "body " << i;
+    ASSERT_NEAR(v[1], new_vel[i].y, 1e-4) << "body " << i;
+    ASSERT_NEAR(v[2], new_vel[i].z, 1e-4) << "body " << i;
+    ASSERT_NEAR(p.x + v[0] * delta_time, new_pos[i].x, 1e-5) << "body " << i;
+    ASSERT_NEAR(p.y + v[1] * delta_time, new_pos[i].y, 1e-5) << "body " << i;
+    ASSERT_NEAR(p.z + v[2] * delta_time, new_pos[i].z, 1e-5) << "body " << i;
+    ASSERT_EQ(p.w, new_pos[i].w) << "body " << i;
   }
 }
 
