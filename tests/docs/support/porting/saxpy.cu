@@ -1,0 +1,5 @@
+// Not shown in docs/porting-from-cuda.md: the saxpy.cu its CMakeLists.txt names.
+__global__ void saxpy(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
