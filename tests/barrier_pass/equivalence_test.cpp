@@ -10,12 +10,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <utility>
 
 #include "cuda_atomics.h"
 #include "dialect_math.h"
 #include "mixed_params.h"
 #include "test_support.h"
+#include "tests/cuda_sources/math_function_list.h"
 
 using namespace anygpu_test;
 
@@ -477,6 +479,8 @@ std::vector<Case> cases() {
   return all;
 }
 
+void add_math_kernel_cases(std::vector<Case>& all);
+
 // The well-known kernels ported as CUDA code (tests/cuda_sources, docs/porting-from-cuda.md).
 void add_ported_kernel_cases(std::vector<Case>& all) {
   for (const char* kernel : {"_Z7reduce0IfEvPT_S1_j", "_Z7reduce1IfEvPT_S1_j",
@@ -605,6 +609,66 @@ void add_ported_kernel_cases(std::vector<Case>& all) {
          launch(f, {blocks_for(rows, b.x), 1, 1}, b, p);
          return std::vector<Bytes>{bytes_of(out)};
        }});
+  // nbody: shared-memory tiles of the block's size, so every body count is a multiple of it.
+  all.push_back({"_Z15integrateBodiesP6float4S0_PKS_S2_ffif", one_d,
+                 [](ag_device d, ag_function f, const Shape& b) {
+                   const int tiles = b.x >= 256 ? 2 : 5, bodies = tiles * b.x;
+                   float dt = 0.01f, damping = 0.99f, softening = 0.01f;
+                   int tile_count = tiles;
+                   DeviceBuffer<float> pos(d, ramp(4 * bodies, 23)), vel(d, ramp(4 * bodies, 11)),
+                       new_pos(d, 4 * bodies), new_vel(d, 4 * bodies);
+                   void* p[] = {new_pos.param(), new_vel.param(), pos.param(), vel.param(), &dt,
+                                &damping,        &tile_count,     &softening};
+                   launch(f, {static_cast<unsigned>(tiles), 1, 1}, b, p, b.x * 16);
+                   return std::vector<Bytes>{bytes_of(new_pos), bytes_of(new_vel)};
+                 }});
+  add_math_kernel_cases(all);
+}
+
+// The math kernels (tests/cuda_sources/math_functions.cu): no barriers, so loops and fibers run
+// the same code; a few functions of each kind.
+template <typename T>
+std::vector<Bytes> run_math_functions(ag_device d, ag_function f, const Shape& b) {
+  unsigned n = 333;
+  const std::vector<float> values = ramp(n, 41);
+  DeviceBuffer<T> x(d, std::vector<T>(values.begin(), values.end())), out(d, n);
+  std::vector<Bytes> results;
+  for (int function : {math_acos, math_exp, math_atan2, math_norm3d}) {
+    void* p[] = {&function, &n, x.param(), x.param(), x.param(), x.param(), out.param()};
+    launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+    results.push_back(bytes_of(out));
+  }
+  return results;
+}
+
+// single_<f>_f32(float* v) and single_<f>_f64(double* v): v[0] = f(v[1], v[2]).
+template <typename T>
+std::vector<Bytes> run_single_function(ag_device d, ag_function f, const Shape& b) {
+  DeviceBuffer<T> v(d, std::vector<T>{0, T(0.75), T(2.5)});
+  void* p[] = {v.param()};
+  launch(f, {1, 1, 1}, b, p);
+  return std::vector<Bytes>{bytes_of(v)};
+}
+
+void add_math_kernel_cases(std::vector<Case>& all) {
+  all.push_back({"_Z13math_functionIfEvijPKT_S2_S2_S2_PS0_", one_d, run_math_functions<float>});
+  all.push_back({"_Z13math_functionIdEvijPKT_S2_S2_S2_PS0_", one_d, run_math_functions<double>});
+  static const std::vector<std::string> single_names = [] {
+    std::vector<std::string> names;
+    for (const char* function :
+         {"exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "pow"}) {
+      for (const char* form : {"_f32Pf", "_f64Pd"}) {
+        const std::string kernel = std::string("single_") + function + std::string(form, 4);
+        names.push_back("_Z" + std::to_string(kernel.size()) + kernel + (form + 4));
+      }
+    }
+    return names;
+  }();
+  for (const std::string& name : single_names) {
+    const bool is_double = name.back() == 'd';
+    all.push_back({name.c_str(), one_d,
+                   is_double ? run_single_function<double> : run_single_function<float>});
+  }
 }
 
 // The test image, loaded with the loops allowed or not.

@@ -407,6 +407,22 @@ AGK_MATH_UNARY_BESSEL(AGK_BESSEL_UNAVAILABLE)
 #include "math_generic.h"
 #endif
 
+/* Rounding to integers: the C functions, for results within the integer type's range. */
+#define AGK_ROUND_TO_INTEGER(c, rounding, Integer) \
+  AG_DEVICE Integer c##f(float x) {                \
+    return (Integer)rounding(x);                   \
+  }                                                \
+  AG_DEVICE Integer c(float x) {                   \
+    return (Integer)rounding(x);                   \
+  }                                                \
+  AG_DEVICE Integer c(double x) {                  \
+    return (Integer)rounding(x);                   \
+  }
+AGK_ROUND_TO_INTEGER(lrint, rint, long)
+AGK_ROUND_TO_INTEGER(llrint, rint, long long)
+AGK_ROUND_TO_INTEGER(lround, round, long)
+AGK_ROUND_TO_INTEGER(llround, round, long long)
+
 /* Correctly rounded operations named by their rounding (CUDA's _rn intrinsics); the pragma keeps
  * them apart from neighbouring multiplies, as CUDA does. */
 AG_DEVICE float __fadd_rn(float x, float y) {
