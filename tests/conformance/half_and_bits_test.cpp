@@ -340,6 +340,33 @@ TEST_P(HalfAndBitsTest, IntegerIntrinsicsMatchCudasDefinitions) {
   }
 }
 
+// The same types and intrinsics in the AG_KERNEL dialect (kernels/half_dialect.cpp).
+TEST_P(HalfAndBitsTest, DialectKernelWithHalf2AndBitIntrinsics) {
+  int n = 777;
+  std::vector<__half2> x(n), y(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = __floats2half2_rn(0.01f * i, -3.0f + i % 11);
+    y[i] = __floats2half2_rn(static_cast<float>(i % 5), 1.0f / (1 + i));
+  }
+  __half2 alpha = __floats2half2_rn(-0.7f, 2.5f);
+  DeviceBuffer<__half2> dx(device, x), dy(device, y);
+  DeviceBuffer<unsigned> dbits(device, n);
+  void* params[] = {dx.param(), dy.param(), &alpha, dbits.param(), &n};
+  launch("half_dialect_axpy", n, params);
+  const std::vector<__half2> out = dy.download();
+  const std::vector<unsigned> out_bits = dbits.download();
+  for (int i = 0; i < n; ++i) {
+    const __half2 expected = __hfma2(alpha, x[i], y[i]);
+    ASSERT_EQ(bits(expected.x), bits(out[i].x)) << "element " << i;
+    ASSERT_EQ(bits(expected.y), bits(out[i].y)) << "element " << i;
+    const uint32_t u = uint32_t(i) * 2654435761u;
+    const uint32_t expected_bits = uint32_t(ref_brev(u, 32)) ^
+                                   ref_byte_perm(u, uint32_t(n), 0x5140u) ^
+                                   uint32_t(ref_clz(u, 32)) ^ uint32_t(ref_ffs(uint32_t(i), 32));
+    ASSERT_EQ(expected_bits, out_bits[i]) << "element " << i;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryDevice, HalfAndBitsTest, ::testing::ValuesIn(all_device_ordinals()),
                          device_test_name);
 

@@ -10,8 +10,10 @@
 
 #include "half_formats.h"
 
-/* In C++ for OpenCL __half is a keyword, OpenCL's own half; the name is taken over for CUDA's. */
+/* In C++ for OpenCL __half is OpenCL's own half (a keyword, or clang's macro for it); the name is
+ * taken over for CUDA's. */
 #if defined(__OPENCL_VERSION__) || defined(__OPENCL_CPP_VERSION__)
+#undef __half
 #define __half agh_cuda_half
 #endif
 
