@@ -2,7 +2,9 @@
  * cuda.h — CUDA's kernel language, the explicit spelling: `#include <anygpu/cuda.h>` brings in,
  * on every target, what a CUDA kernel file expects from nvcc: __global__, __device__, __host__,
  * __shared__ (extern __shared__ too), __constant__, __launch_bounds__, __forceinline__, threadIdx
- * and the other index names, __syncthreads(), atomics, math, __ldg, min/max and assert.
+ * and the other index names, __syncthreads(), atomics, math, __ldg, min/max, assert, the integer
+ * intrinsics (__popc, __clz, __byte_perm, ...) and the 16-bit floating-point types of cuda_fp16.h
+ * and cuda_bf16.h (__half, __half2, __nv_bfloat16, __nv_bfloat162: anygpu/half.h).
  *
  * anygpu_add_kernels includes it before every .cu source, and there a source's own
  * `#include <cuda_runtime.h>` (and the other CUDA headers anygpu has) resolves to anygpu's
@@ -15,6 +17,7 @@
 #error "anygpu/cuda.h: CUDA kernel sources are C++"
 #endif
 
+#include "half.h"
 #include "kernel.h"
 
 #endif /* ANYGPU_CUDA_H */

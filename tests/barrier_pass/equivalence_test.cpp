@@ -609,6 +609,78 @@ void add_ported_kernel_cases(std::vector<Case>& all) {
          launch(f, {blocks_for(rows, b.x), 1, 1}, b, p);
          return std::vector<Bytes>{bytes_of(out)};
        }});
+  // tests/cuda_sources/half_and_bits.cu and kernels/half_dialect.cpp: elementwise, the 16-bit
+  // values as their bits.
+  const auto bits16 = [](size_t n, unsigned seed) {
+    std::vector<uint16_t> values(n);
+    for (size_t i = 0; i < n; ++i) values[i] = static_cast<uint16_t>((i * 40503u + seed) & 0xFFFF);
+    return values;
+  };
+  const auto bits32 = [](size_t n, unsigned seed) {
+    std::vector<unsigned> values(n);
+    for (size_t i = 0; i < n; ++i) values[i] = static_cast<unsigned>(i * 2654435761u + seed);
+    return values;
+  };
+  all.push_back({"_Z15half_arithmeticPK6__halfS1_S1_PS_i", one_d,
+                 [bits16](ag_device d, ag_function f, const Shape& b) {
+                   int n = 515;
+                   DeviceBuffer<uint16_t> x(d, bits16(n, 1)), y(d, bits16(n, 2)),
+                       z(d, bits16(n, 3)), out(d, 16 * n);
+                   void* p[] = {x.param(), y.param(), z.param(), out.param(), &n};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back({"_Z16half_comparisonsPK6__halfS1_Pji", one_d,
+                 [bits16](ag_device d, ag_function f, const Shape& b) {
+                   int n = 515;
+                   DeviceBuffer<uint16_t> x(d, bits16(n, 4)), y(d, bits16(n, 5));
+                   DeviceBuffer<unsigned> out(d, n);
+                   void* p[] = {x.param(), y.param(), out.param(), &n};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  for (const char* axpby : {"_Z11half2_axpbyPK7__half2PS_S_6__halfi", "half_dialect_axpy"})
+    all.push_back({axpby, one_d, [bits32, axpby](ag_device d, ag_function f, const Shape& b) {
+                     int n = 515;
+                     unsigned alpha = 0x3C00BC00u;  // a __half2 of -1 and 1
+                     uint16_t beta = 0x3800;        // a __half of 0.5
+                     DeviceBuffer<unsigned> x(d, bits32(n, 6)), y(d, bits32(n, 7)),
+                         extra(d, std::vector<unsigned>(n, 0u));
+                     std::vector<void*> p = {x.param(), y.param(), &alpha};
+                     if (std::strcmp(axpby, "half_dialect_axpy") == 0)
+                       p.push_back(extra.param());
+                     else
+                       p.push_back(&beta);
+                     p.push_back(&n);
+                     launch(f, {blocks_for(n, b.x), 1, 1}, b, p.data());
+                     return std::vector<Bytes>{bytes_of(y), bytes_of(extra)};
+                   }});
+  all.push_back(
+      {"_Z11conversionsPKfPtS1_Pfi", one_d, [](ag_device d, ag_function f, const Shape& b) {
+         int n = 515;
+         DeviceBuffer<float> in(d, ramp(n, 23)), back(d, 2 * n);
+         DeviceBuffer<uint16_t> h(d, n), bf(d, n);
+         void* p[] = {in.param(), h.param(), bf.param(), back.param(), &n};
+         launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+         return std::vector<Bytes>{bytes_of(h), bytes_of(bf), bytes_of(back)};
+       }});
+  all.push_back({"_Z15bf16_arithmeticPK14__nv_bfloat162S1_PS_i", one_d,
+                 [bits32](ag_device d, ag_function f, const Shape& b) {
+                   int n = 515;
+                   DeviceBuffer<unsigned> x(d, bits32(n, 8)), y(d, bits32(n, 9)), out(d, 8 * n);
+                   void* p[] = {x.param(), y.param(), out.param(), &n};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back({"_Z18integer_intrinsicsPKjS0_S0_Pji", one_d,
+                 [bits32](ag_device d, ag_function f, const Shape& b) {
+                   int n = 515;
+                   DeviceBuffer<unsigned> u(d, bits32(n, 10)), v(d, bits32(n, 11)),
+                       w(d, bits32(n, 12)), out(d, 24 * n);
+                   void* p[] = {u.param(), v.param(), w.param(), out.param(), &n};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
   // nbody: shared-memory tiles of the block's size, so every body count is a multiple of it.
   all.push_back({"_Z15integrateBodiesP6float4S0_PKS_S2_ffif", one_d,
                  [](ag_device d, ag_function f, const Shape& b) {

@@ -97,6 +97,7 @@ AG_DEVICE double max(double a, float b) {
 }
 #endif
 
+#include "bit_intrinsics.h"
 #include "kernel_assert.h"
 
 /* ---------------------------------- printf -----------------------------------------------------

@@ -1,0 +1,27 @@
+/*
+ * half.h — CUDA's 16-bit floating-point types for kernels and host programs: __half and __half2
+ * (cuda_fp16.h), __nv_bfloat16 and __nv_bfloat162 (cuda_bf16.h), with CUDA's conversions,
+ * arithmetic, comparisons and operators, correctly rounded on every target.
+ *
+ *   #include <anygpu/half.h>
+ *
+ *   __half2 v = __floats2half2_rn(1.5f, -2.0f);       // host or kernel, the same bits
+ *   v = __hfma2(v, v, __float2half2_rn(0.25f));
+ *   float lo = __low2float(v);
+ *
+ * CUDA sources get it from anygpu/cuda.h (and #include <cuda_fp16.h> / <cuda_bf16.h> resolve to
+ * anygpu's, which include that); AG_KERNEL sources and host programs include this header. The
+ * layouts are CUDA's (2 bytes; the pairs 4 bytes aligned to 4), so host programs fill buffers and
+ * pass kernel arguments of these types as they are. docs/kernel-dialect.md, "Half precision",
+ * says what exists and how each target computes it.
+ */
+#ifndef ANYGPU_HALF_H
+#define ANYGPU_HALF_H
+
+#ifndef __cplusplus
+#error "anygpu/half.h: the 16-bit types are C++ (constructors and operators, as CUDA's)"
+#endif
+
+#include "detail/half_functions.h"
+
+#endif /* ANYGPU_HALF_H */
