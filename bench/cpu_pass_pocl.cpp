@@ -2,24 +2,14 @@
 // versions of the kernels, with the same work-group (block) shapes, on PoCL's CPU device.
 #include "cpu_pass_bench.h"
 
-#ifdef ANYGPU_BENCH_OPENCL
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "cpu_pass_pocl.h"
 
+#ifdef ANYGPU_BENCH_OPENCL
 #include <cstring>
 
 #include "cpu_pass_pocl_kernels.h"
 
 namespace cpu_pass_bench {
-namespace {
-
-// One context, queue and program for the whole run, built on first use.
-struct Pocl {
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
-  cl_program program = nullptr;
-  std::string error;
-};
 
 const Pocl& pocl() {
   static Pocl p = [] {
@@ -55,6 +45,8 @@ const Pocl& pocl() {
   }();
   return p;
 }
+
+namespace {
 
 class PoclRunner : public Runner {
  public:
