@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "cpu_pass_pocl_kernels.h"
+#include "cpu_pass_pocl_port_kernels.h"
 
 namespace cpu_pass_bench {
 
@@ -34,8 +35,8 @@ const Pocl& pocl() {
     cl_int status = CL_SUCCESS;
     made.context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
     made.queue = clCreateCommandQueue(made.context, device, 0, &status);
-    const char* source = kOpenclSource;
-    made.program = clCreateProgramWithSource(made.context, 1, &source, nullptr, &status);
+    const char* sources[] = {kOpenclSource, ports::kOpenclPortSource};
+    made.program = clCreateProgramWithSource(made.context, 2, sources, nullptr, &status);
     if (clBuildProgram(made.program, 1, &device, "-cl-std=CL1.2", nullptr, nullptr) != CL_SUCCESS) {
       char log[4096] = {};
       clGetProgramBuildInfo(made.program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, nullptr);

@@ -10,8 +10,8 @@
 
 namespace cpu_pass_bench {
 
-// One for the whole run, built on first use: the kernels of cpu_pass_pocl_kernels.h. A non-empty
-// `error` says why there is none.
+// One for the whole run, built on first use: the kernels of cpu_pass_pocl_kernels.h and
+// cpu_pass_pocl_port_kernels.h in one program. A non-empty `error` says why there is none.
 struct Pocl {
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
