@@ -5,10 +5,10 @@
 #include <cstdlib>
 
 #include "anygpu_image_pass_bench_kernels.h"
+#include "cpu_pass_anygpu.h"
 #include "cpu_pass_bench.h"
 
 namespace cpu_pass_bench {
-namespace {
 
 ag_device cpu_device() {
   static ag_device device = [] {
@@ -27,6 +27,8 @@ ag_device cpu_device() {
   }();
   return device;
 }
+
+namespace {
 
 class AnygpuRunner : public Runner {
  public:

@@ -17,6 +17,7 @@ struct Problem {
   int n = 0;         // elements (saxpy, reduce, smooth), or the matrix side (sgemm, transpose)
   int steps = 0;     // smooth_steps: the loop count each block reads
   int launches = 0;  // empty: launches per run
+  int columns = 0;   // layernorm_forward, softmax_forward: values per row (n rows)
 };
 
 // One way to run one workload: prepare once, then run() does the whole workload once and waits.
@@ -32,7 +33,8 @@ struct Runner {
 // Workloads: "saxpy", "block_reduce", "sgemm_tiled", "transpose_shared", "smooth_steps", and
 // "empty" and "empty_stream" (launch latency: anygpu's NULL stream, or a stream and
 // agStreamSynchronize; PoCL's clEnqueueNDRangeKernel and clFinish for both).
-// Each factory returns nullptr where the variant has no version of the workload.
+// Each factory returns nullptr where the variant has no version of the workload. The ported CUDA
+// kernels (cpu_pass_ports.h) have factories of their own.
 std::unique_ptr<Runner> make_anygpu(const std::string& workload, const Problem& problem,
                                     bool loops);
 std::unique_ptr<Runner> make_pocl(const std::string& workload, const Problem& problem, int threads);

@@ -3,10 +3,12 @@
 // ".../openmp"), its metric a counter. By default 7 repetitions in random interleaving, so load
 // on the machine hits every variant alike; flags on the command line win over those defaults.
 // After the run: median, min and max of the repetitions per variant, and with --csv every
-// repetition for scripts/cpu_pass_bench_report.py. Every variant's output is checked against the
-// barrier pass's before timing. All variants use the same number of threads: ANYGPU_CPU_THREADS,
-// else the processor count; PoCL through POCL_MAX_PTHREAD_COUNT (and POCL_CPU_MAX_CU_COUNT),
-// OpenMP through omp_set_num_threads.
+// repetition for scripts/cpu_pass_bench_report.py. Workloads: anygpu's own kernels (kernels/), and
+// the CUDA kernels ported in tests/cuda_sources (cpu_pass_ports.h), timed in ms per run. Every
+// variant's output is checked against the barrier pass's before timing (exactly where any order
+// of the sums gives the same bits); a difference fails the program. All variants use the same
+// number of threads: ANYGPU_CPU_THREADS, else the processor count; PoCL through
+// POCL_MAX_PTHREAD_COUNT (and POCL_CPU_MAX_CU_COUNT), OpenMP through omp_set_num_threads.
 #include <omp.h>
 
 #include <unistd.h>
@@ -20,6 +22,7 @@
 #include <thread>
 
 #include "cpu_pass_bench.h"
+#include "cpu_pass_ports.h"
 
 namespace cpu_pass_bench {
 
@@ -40,7 +43,8 @@ struct Workload {
   const char* metric;  // what the table shows
   Problem problem;
   double (*amount)(const Problem&);  // the metric's numerator per run (bytes, flops, ...)
-  bool lower_is_better;              // us/launch: shown as time per launch
+  bool lower_is_better;              // us/launch, ms/run: shown as a time
+  double tolerance = 1e-3;           // how far a variant's output may be from the pass's
 };
 
 // Largest difference relative to the values' scale; the variants sum in different orders.
@@ -54,9 +58,15 @@ double difference(const std::vector<float>& a, const std::vector<float>& b) {
 
 // The counter of a workload's metric: a rate of its amount, or (latency) inverted, seconds each.
 const char* counter_of(const Workload& w) {
-  if (w.lower_is_better) return "per_launch";
+  if (w.lower_is_better) return !strcmp(w.metric, "ms/run") ? "per_run" : "per_launch";
   if (!strcmp(w.metric, "GB/s")) return "bytes_per_second";
   return !strcmp(w.metric, "GFLOP/s") ? "flops_per_second" : "steps_per_second";
+}
+
+// What the reporter multiplies the counter by: seconds to us or ms, per second to G per second.
+double scale_of(const Workload& w) {
+  if (!w.lower_is_better) return 1e-9;
+  return !strcmp(w.metric, "ms/run") ? 1e3 : 1e6;
 }
 
 void time_runner(benchmark::State& state, Runner* runner, const Workload* w) {
@@ -112,6 +122,7 @@ int main(int argc, char** argv) {
   omp_set_num_threads(threads);
 
   auto pick = [&](int full, int small) { return quick ? small : full; };
+  auto one_run = [](const Problem&) { return 1.0; };
   const Workload workloads[] = {
       {"saxpy",
        "GB/s",
@@ -148,6 +159,16 @@ int main(int argc, char** argv) {
        {0, 0, pick(2000, 50)},
        [](const Problem& p) { return (double)p.launches; },
        true},
+      // The ported CUDA kernels (tests/cuda_sources), timed per run of the whole algorithm. Sums
+      // of whole numbers and moved values must agree exactly.
+      {"reduction", "ms/run", {pick(1 << 24, 1 << 16)}, one_run, true, 0.0},
+      {"matrix_mul", "ms/run", {pick(512, 64)}, one_run, true},
+      {"transpose", "ms/run", {pick(4096, 128)}, one_run, true, 0.0},
+      {"scan", "ms/run", {pick(1 << 22, 300001)}, one_run, true, 0.0},
+      {"histogram256", "ms/run", {pick(1 << 24, 1 << 16)}, one_run, true, 0.0},
+      {"black_scholes", "ms/run", {pick(1 << 22, 1 << 14)}, one_run, true},
+      {"layernorm_forward", "ms/run", {pick(8192, 256), 0, 0, pick(768, 64)}, one_run, true},
+      {"softmax_forward", "ms/run", {pick(4096, 256), 0, 0, pick(2048, 128)}, one_run, true, 1e-5},
   };
 
   SampleReporter reporter(isatty(STDOUT_FILENO) ? SampleReporter::OO_ColorTabular
@@ -158,14 +179,22 @@ int main(int argc, char** argv) {
   int failures = 0;
   for (const Workload& w : workloads) {
     if (!only.empty() && only != w.name) continue;
+    const bool port = ports::is_port(w.name);
+    auto anygpu = [&](bool loops) {
+      return port ? ports::make_anygpu(w.name, w.problem, loops)
+                  : make_anygpu(w.name, w.problem, loops);
+    };
     struct {
       const char* suffix;
       const char* label;
       std::unique_ptr<Runner> runner;
-    } variants[] = {{"pass", "anygpu (pass)", make_anygpu(w.name, w.problem, true)},
-                    {"fibers", "anygpu (fibers)", make_anygpu(w.name, w.problem, false)},
-                    {"pocl", "PoCL", make_pocl(w.name, w.problem, threads)},
-                    {"openmp", "OpenMP", make_openmp(w.name, w.problem)}};
+    } variants[] = {
+        {"pass", "anygpu (pass)", anygpu(true)},
+        {"fibers", "anygpu (fibers)", anygpu(false)},
+        {"pocl", "PoCL",
+         port ? ports::make_pocl(w.name, w.problem) : make_pocl(w.name, w.problem, threads)},
+        {"openmp", "OpenMP",
+         port ? ports::make_openmp(w.name, w.problem) : make_openmp(w.name, w.problem)}};
     // Run each once (a warm-up: PoCL compiles for the work-group size on first use) and check it.
     std::vector<float> reference;
     for (auto& v : variants) {
@@ -180,7 +209,7 @@ int main(int argc, char** argv) {
       const std::vector<float> out = v.runner->result();
       if (&v == &variants[0]) {
         reference = out;
-      } else if (difference(reference, out) > 1e-3) {
+      } else if (difference(reference, out) > w.tolerance) {
         fprintf(stderr, "%s: %s: output differs from anygpu (pass) by %g\n", argv[0], name.c_str(),
                 difference(reference, out));
         ++failures;
@@ -188,9 +217,9 @@ int main(int argc, char** argv) {
       }
       benchmark::RegisterBenchmark(name.c_str(), time_runner, v.runner.get(), &w)
           ->UseRealTime()
-          ->Unit(w.lower_is_better ? benchmark::kMicrosecond : benchmark::kMillisecond);
-      reporter.add(name,
-                   {w.name, v.label, w.metric, counter_of(w), w.lower_is_better ? 1e6 : 1e-9, {}});
+          ->Unit(w.lower_is_better && strcmp(w.metric, "ms/run") ? benchmark::kMicrosecond
+                                                                 : benchmark::kMillisecond);
+      reporter.add(name, {w.name, v.label, w.metric, counter_of(w), scale_of(w), {}});
       runners.push_back(std::move(v.runner));
     }
   }

@@ -2,24 +2,15 @@
 // versions of the kernels, with the same work-group (block) shapes, on PoCL's CPU device.
 #include "cpu_pass_bench.h"
 
-#ifdef ANYGPU_BENCH_OPENCL
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "cpu_pass_pocl.h"
 
+#ifdef ANYGPU_BENCH_OPENCL
 #include <cstring>
 
 #include "cpu_pass_pocl_kernels.h"
+#include "cpu_pass_pocl_port_kernels.h"
 
 namespace cpu_pass_bench {
-namespace {
-
-// One context, queue and program for the whole run, built on first use.
-struct Pocl {
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
-  cl_program program = nullptr;
-  std::string error;
-};
 
 const Pocl& pocl() {
   static Pocl p = [] {
@@ -44,8 +35,8 @@ const Pocl& pocl() {
     cl_int status = CL_SUCCESS;
     made.context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
     made.queue = clCreateCommandQueue(made.context, device, 0, &status);
-    const char* source = kOpenclSource;
-    made.program = clCreateProgramWithSource(made.context, 1, &source, nullptr, &status);
+    const char* sources[] = {kOpenclSource, ports::kOpenclPortSource};
+    made.program = clCreateProgramWithSource(made.context, 2, sources, nullptr, &status);
     if (clBuildProgram(made.program, 1, &device, "-cl-std=CL1.2", nullptr, nullptr) != CL_SUCCESS) {
       char log[4096] = {};
       clGetProgramBuildInfo(made.program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, nullptr);
@@ -55,6 +46,8 @@ const Pocl& pocl() {
   }();
   return p;
 }
+
+namespace {
 
 class PoclRunner : public Runner {
  public:

@@ -31,13 +31,13 @@ void SampleReporter::ReportRuns(const std::vector<Run>& runs) {
 }
 
 void SampleReporter::print_table() const {
-  std::printf("\n%-16s %-16s %10s %10s %10s %4s  %s\n", "workload", "variant", "median", "min",
+  std::printf("\n%-18s %-16s %10s %10s %10s %4s  %s\n", "workload", "variant", "median", "min",
               "max", "reps", "metric");
   for (const std::string& name : order_) {
     const Column& c = columns_.at(name);
     if (c.samples.empty()) continue;
     const auto [low, high] = std::minmax_element(c.samples.begin(), c.samples.end());
-    std::printf("%-16s %-16s %10.4g %10.4g %10.4g %4zu  %s\n", c.workload.c_str(),
+    std::printf("%-18s %-16s %10.4g %10.4g %10.4g %4zu  %s\n", c.workload.c_str(),
                 c.variant.c_str(), median(c.samples), *low, *high, c.samples.size(),
                 c.metric.c_str());
   }

@@ -6,9 +6,12 @@
 
 The CSV has one row per repetition (workload, variant, metric, repetition, value, threads). The
 table shows each variant's median (min-max) over them and the pass's ratio to PoCL, fibers and
-OpenMP; the chart shows medians with min-max error bars, one panel per workload. Needs matplotlib
-only for the chart (apt python3-matplotlib); the table is written without it.
+OpenMP; a second table shows the ported CUDA kernels (metric ms/run) with the pass's time over
+OpenMP's and PoCL's, as issue 16 states its goal (above 1, the pass is slower). The chart shows
+medians with min-max error bars, one panel per workload. Needs matplotlib only for the chart (apt
+python3-matplotlib); the tables are written without it.
 """
+import math
 import csv
 import statistics
 import sys
@@ -43,17 +46,51 @@ def ratio(pass_row, other, lower_is_better):
     return f"{value:.2f}x"
 
 
+def is_time(metric):
+    return metric.startswith(("us", "ms"))
+
+
+def time_ratio(pass_row, other):
+    """The pass's time over the other's: above 1, the pass is slower."""
+    if not pass_row or not other:
+        return "-"
+    return f"{float(pass_row['median']) / float(other['median']):.2f}x"
+
+
+def milliseconds(value):
+    return f"{value:.0f}" if value >= 100 else f"{value:.3g}"
+
+
+def ports_table(rows):
+    """The ported CUDA kernels (timed in ms per run): medians, and the pass's time ratios."""
+    ports = {w: v for w, v in rows.items() if next(iter(v.values()))["metric"] == "ms/run"}
+    if not ports:
+        return ""
+    order = ["anygpu (pass)", "anygpu (fibers)", "OpenMP", "PoCL"]
+    lines = ["", "Ported CUDA kernels (tests/cuda_sources), median ms per run; pass / X is the "
+             "pass's time over X's (above 1, the pass is slower).", "",
+             "| kernel | " + " | ".join(order) + " | pass / OpenMP | pass / PoCL |",
+             "|---|" + "---|" * (len(order) + 2)]
+    for workload, variants in ports.items():
+        cells = [milliseconds(float(variants[n]["median"])) if n in variants else "n/a"
+                 for n in order]
+        p = variants.get("anygpu (pass)")
+        ratios = [time_ratio(p, variants.get(o)) for o in ("OpenMP", "PoCL")]
+        lines.append(f"| {workload} | " + " | ".join(cells + ratios) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def table(rows, threads):
     samples = max(v["samples"] for w in rows.values() for v in w.values())
     lines = [f"Medians of {samples} randomly interleaved Google Benchmark repetitions (min-max), "
              f"{threads} threads per variant.",
-             "Ratios: how many times better the pass is (for latency, lower time is better).", "",
+             "Ratios: how many times better the pass is (for times, us or ms, lower is better).", "",
              "| workload | metric | " + " | ".join(VARIANTS) +
              " | pass / PoCL | pass / fibers | pass / OpenMP |",
              "|---|---|" + "---|" * (len(VARIANTS) + 3)]
     for workload, variants in rows.items():
         metric = next(iter(variants.values()))["metric"]
-        lower = metric.startswith("us")
+        lower = is_time(metric)
         cells = []
         for name in VARIANTS:
             r = variants.get(name)
@@ -70,7 +107,12 @@ def chart(rows, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, len(rows), figsize=(3.2 * len(rows), 3.6))
+    columns = min(len(rows), 8)
+    lines = math.ceil(len(rows) / columns)
+    fig, axes = plt.subplots(lines, columns, figsize=(2.6 * columns, 3.4 * lines), squeeze=False)
+    axes = axes.flatten()
+    for ax in axes[len(rows):]:
+        ax.set_visible(False)
     colors = ["#1f77b4", "#aec7e8", "#ff7f0e", "#2ca02c"]
     for ax, (workload, variants) in zip(axes, rows.items()):
         names = [n for n in VARIANTS if n in variants]
@@ -82,6 +124,8 @@ def chart(rows, path):
         ax.set_xticks(range(len(names)))
         ax.set_xticklabels([n.replace("anygpu ", "") for n in names], rotation=40, ha="right",
                            fontsize=8)
+        if max(medians) > 20 * min(medians):  # fibers far above the rest: keep the rest visible
+            ax.set_yscale("log")
         ax.set_title(workload, fontsize=9)
         ax.set_ylabel(next(iter(variants.values()))["metric"], fontsize=8)
         ax.tick_params(axis="y", labelsize=8)
@@ -94,7 +138,7 @@ def main():
         sys.exit(__doc__)
     rows, threads = load(sys.argv[1])
     with open(sys.argv[2], "w") as f:
-        f.write(table(rows, threads))
+        f.write(table(rows, threads) + ports_table(rows))
     if len(sys.argv) > 3:
         try:
             chart(rows, sys.argv[3])
