@@ -270,18 +270,6 @@ AG_DEVICE void __sincosf(float x, float* s, float* c) {
 #else
 /* ---- spir64: OpenCL's built-ins ---- */
 #if defined(AGK_SPIRV_HIP)
-#define AGK_OPENCL_FUNCTION(c, float_params, double_params, args) \
-  __attribute__((device)) float __spirv_ocl_##c float_params;     \
-  __attribute__((device)) double __spirv_ocl_##c double_params;   \
-  AG_DEVICE float c##f float_params {                             \
-    return __spirv_ocl_##c args;                                  \
-  }                                                               \
-  AG_DEVICE float c float_params {                                \
-    return __spirv_ocl_##c args;                                  \
-  }                                                               \
-  AG_DEVICE double c double_params {                              \
-    return __spirv_ocl_##c args;                                  \
-  }
 #define AGK_OPENCL_NATIVE(c) __spirv_ocl_native_##c
 __attribute__((device)) float __spirv_ocl_native_exp(float);
 __attribute__((device)) float __spirv_ocl_native_exp10(float);
@@ -305,20 +293,15 @@ __attribute__((device)) float __spirv_ocl_remquo(float, float, int*);
 __attribute__((device)) double __spirv_ocl_remquo(double, double, int*);
 #define AGK_OPENCL_CALL(c) __spirv_ocl_##c
 #else
-/* C++ for OpenCL: the built-ins are overloads already; only the C names with f are added. */
-#define AGK_OPENCL_FUNCTION(c, float_params, double_params, args) \
-  AG_DEVICE float c##f float_params {                             \
-    return c args;                                                \
-  }
+/* C++ for OpenCL: the built-ins are overloads already (AGK_MATH adds the C names with f). */
 #define AGK_OPENCL_NATIVE(c) native_##c
 #define AGK_OPENCL_CALL(c) c
 #endif
-#define AGK_OPENCL_UNARY(c, o) AGK_OPENCL_FUNCTION(c, (float x), (double x), (x))
-#define AGK_OPENCL_BINARY(c, o) \
-  AGK_OPENCL_FUNCTION(c, (float x, float y), (double x, double y), (x, y))
+#define AGK_OPENCL_UNARY(c, o) AGK_MATH(c, (float x), (double x), (x))
+#define AGK_OPENCL_BINARY(c, o) AGK_MATH(c, (float x, float y), (double x, double y), (x, y))
 AGK_MATH_UNARY_OPENCL(AGK_OPENCL_UNARY)
 AGK_MATH_BINARY_OPENCL(AGK_OPENCL_BINARY)
-AGK_OPENCL_FUNCTION(ldexp, (float x, int e), (double x, int e), (x, e))
+AGK_MATH(ldexp, (float x, int e), (double x, int e), (x, e))
 AG_DEVICE int ilogbf(float x) {
   return AGK_OPENCL_CALL(ilogb)(x);
 }
@@ -423,55 +406,7 @@ AGK_ROUND_TO_INTEGER(llrint, rint, long long)
 AGK_ROUND_TO_INTEGER(lround, round, long)
 AGK_ROUND_TO_INTEGER(llround, round, long long)
 
-/* Correctly rounded operations named by their rounding (CUDA's _rn intrinsics); the pragma keeps
- * them apart from neighbouring multiplies, as CUDA does. */
-AG_DEVICE float __fadd_rn(float x, float y) {
-#pragma clang fp contract(off)
-  return x + y;
-}
-AG_DEVICE float __fsub_rn(float x, float y) {
-#pragma clang fp contract(off)
-  return x - y;
-}
-AG_DEVICE float __fmul_rn(float x, float y) {
-#pragma clang fp contract(off)
-  return x * y;
-}
-AG_DEVICE float __fdiv_rn(float x, float y) {
-  return x / y;
-}
-AG_DEVICE float __frcp_rn(float x) {
-  return 1.0f / x;
-}
-AG_DEVICE float __fsqrt_rn(float x) {
-  return sqrtf(x);
-}
-AG_DEVICE float __fmaf_rn(float x, float y, float z) {
-  return fmaf(x, y, z);
-}
-AG_DEVICE double __dadd_rn(double x, double y) {
-#pragma clang fp contract(off)
-  return x + y;
-}
-AG_DEVICE double __dsub_rn(double x, double y) {
-#pragma clang fp contract(off)
-  return x - y;
-}
-AG_DEVICE double __dmul_rn(double x, double y) {
-#pragma clang fp contract(off)
-  return x * y;
-}
-AG_DEVICE double __ddiv_rn(double x, double y) {
-  return x / y;
-}
-AG_DEVICE double __drcp_rn(double x) {
-  return 1.0 / x;
-}
-AG_DEVICE double __dsqrt_rn(double x) {
-  return sqrt(x);
-}
-AG_DEVICE double __fma_rn(double x, double y, double z) {
-  return fma(x, y, z);
-}
+#define AGK_ROUNDED_FUNCTION AG_DEVICE
+#include "math_rounded.h"
 
 #endif /* ANYGPU_DETAIL_MATH_GPU_H */

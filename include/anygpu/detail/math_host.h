@@ -177,48 +177,8 @@ static inline float __fdividef(float x, float y) {
 static inline float __saturatef(float x) {
   return x >= 1.0f ? 1.0f : (x > 0.0f ? x : 0.0f);
 }
-static inline float __fadd_rn(float x, float y) {
-  return x + y;
-}
-static inline float __fsub_rn(float x, float y) {
-  return x - y;
-}
-static inline float __fmul_rn(float x, float y) {
-  return x * y;
-}
-static inline float __fdiv_rn(float x, float y) {
-  return x / y;
-}
-static inline float __frcp_rn(float x) {
-  return 1.0f / x;
-}
-static inline float __fsqrt_rn(float x) {
-  return sqrtf(x);
-}
-static inline float __fmaf_rn(float x, float y, float z) {
-  return fmaf(x, y, z);
-}
-static inline double __dadd_rn(double x, double y) {
-  return x + y;
-}
-static inline double __dsub_rn(double x, double y) {
-  return x - y;
-}
-static inline double __dmul_rn(double x, double y) {
-  return x * y;
-}
-static inline double __ddiv_rn(double x, double y) {
-  return x / y;
-}
-static inline double __drcp_rn(double x) {
-  return 1.0 / x;
-}
-static inline double __dsqrt_rn(double x) {
-  return sqrt(x);
-}
-static inline double __fma_rn(double x, double y, double z) {
-  return fma(x, y, z);
-}
+#define AGK_ROUNDED_FUNCTION static inline
+#include "math_rounded.h"
 
 #ifdef __cplusplus
 /* The float overloads C++ code calls, as CUDA declares them. */
