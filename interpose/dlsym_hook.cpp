@@ -24,6 +24,7 @@ extern "C" ANYGPU_INTERCEPT_EXPORT ANYGPU_NOT_SANITIZED void* dlsym(void* handle
                                                                     const char* name) {
   DlsymFunction real = real_dlsym();
   if (!real) return nullptr;
+  // A tail call, so RTLD_NEXT still searches after our caller (see interpose/CMakeLists.txt).
   if (!may_be_wrapped(name)) return real(handle, name);
   int id = find_function(name);
   if (id < 0) return real(handle, name);
