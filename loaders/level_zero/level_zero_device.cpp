@@ -203,6 +203,10 @@ ag_result LevelZeroDevice::on_stream(void* stream, Append&& append) {
 }
 
 ag_result LevelZeroDevice::synchronize() {
+  return after_wait(wait_for_all_streams());
+}
+
+ag_result LevelZeroDevice::wait_for_all_streams() {
   reap_events();
   {
     std::lock_guard<std::mutex> lock(sync_mutex_);
@@ -273,12 +277,17 @@ ag_result LevelZeroDevice::mem_info(size_t* free_bytes, size_t* total_bytes) {
   return AG_SUCCESS;
 }
 
-ag_result LevelZeroDevice::copy(CopyKind, void* dst, const void* src, size_t bytes, void* stream) {
+ag_result LevelZeroDevice::copy_on(void* stream, void* dst, const void* src, size_t bytes) {
   // Unified addressing: one call copies in every direction.
   return on_stream(stream, [&](ze_command_list_handle_t list) {
     return ze_fail(ze_.zeCommandListAppendMemoryCopy(list, dst, src, bytes, nullptr, 0, nullptr),
                    "zeCommandListAppendMemoryCopy");
   });
+}
+
+ag_result LevelZeroDevice::copy(CopyKind, void* dst, const void* src, size_t bytes, void* stream) {
+  const ag_result r = copy_on(stream, dst, src, bytes);
+  return stream ? r : after_wait(r);  // a synchronous copy waited for the device
 }
 
 ag_result LevelZeroDevice::memset8(void* dst, unsigned char value, size_t bytes, void* stream) {
@@ -318,14 +327,22 @@ ag_result LevelZeroDevice::stream_destroy(void* stream) {
 
 ag_result LevelZeroDevice::stream_synchronize(void* stream) {
   ZeStream* s = as_stream(stream);
-  std::lock_guard<std::mutex> lock(s->mutex);
-  return finish(s, true);
+  ag_result r = AG_SUCCESS;
+  {
+    std::lock_guard<std::mutex> lock(s->mutex);
+    r = finish(s, true);
+  }
+  return after_wait(r);
 }
 
 ag_result LevelZeroDevice::stream_query(void* stream) {
   ZeStream* s = as_stream(stream);
-  std::lock_guard<std::mutex> lock(s->mutex);
-  return finish(s, false);
+  ag_result r = AG_SUCCESS;
+  {
+    std::lock_guard<std::mutex> lock(s->mutex);
+    r = finish(s, false);
+  }
+  return after_wait(r);
 }
 
 ag_result LevelZeroDevice::stream_wait_event(void* stream, void* event) {
@@ -420,13 +437,15 @@ ag_result LevelZeroDevice::event_record(void* event, void* stream) {
 
 ag_result LevelZeroDevice::event_synchronize(void* event) {
   ZeEvent* e = as_event(event);
-  return ze_fail(ze_.zeEventHostSynchronize(e->event, kWaitForever), "zeEventHostSynchronize");
+  return after_wait(
+      ze_fail(ze_.zeEventHostSynchronize(e->event, kWaitForever), "zeEventHostSynchronize"));
 }
 
 ag_result LevelZeroDevice::event_query(void* event) {
   ZeEvent* e = as_event(event);
   const ze_result_t r = ze_.zeEventQueryStatus(e->event);
-  return r == ZE_RESULT_NOT_READY ? AG_ERROR_NOT_READY : ze_fail(r, "zeEventQueryStatus");
+  return r == ZE_RESULT_NOT_READY ? AG_ERROR_NOT_READY
+                                  : after_wait(ze_fail(r, "zeEventQueryStatus"));
 }
 
 ag_result LevelZeroDevice::event_elapsed(float* milliseconds, void* start, void* end) {
@@ -463,13 +482,21 @@ ag_result LevelZeroDevice::event_elapsed(float* milliseconds, void* start, void*
 ag_result LevelZeroDevice::module_load(const CodeObject& code, void** module) {
   ZeModule* loaded = nullptr;
   if (ag_result r = load_ze_module(ze_, context_, device_, code, &loaded)) return r;
+  const auto copy_and_wait = [this](void* device, const void* host, size_t bytes) {
+    return copy_on(nullptr, device, host, bytes);
+  };
+  if (ag_result r = asserts_.attach(loaded, copy_and_wait)) {
+    unload_ze_module(ze_, loaded);
+    return r;
+  }
   *module = loaded;
   return AG_SUCCESS;
 }
 
 ag_result LevelZeroDevice::module_unload(void* module) {
-  // Queued launches may still use the code.
-  if (ag_result r = synchronize()) return r;
+  // Queued launches may still use the code; a failed assertion is for a wait to report.
+  if (ag_result r = wait_for_all_streams()) return r;
+  asserts_.detach(static_cast<ZeModule*>(module));
   return unload_ze_module(ze_, static_cast<ZeModule*>(module));
 }
 

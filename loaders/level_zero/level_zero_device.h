@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "level_zero_api.h"
+#include "level_zero_assert_reports.h"
 #include "level_zero_result.h"
 #include "shim/core/backend.h"
 
@@ -21,7 +22,7 @@ class LevelZeroDevice final : public DeviceBackend {
  public:
   LevelZeroDevice(const LevelZeroFunctions& ze, ze_context_handle_t context,
                   ze_device_handle_t device)
-      : ze_(ze), context_(context), device_(device) {}
+      : ze_(ze), context_(context), device_(device), asserts_(ze, context) {}
   ~LevelZeroDevice() override;
 
   // Reads the properties once, at enumeration; the failed call is in the detail.
@@ -67,6 +68,12 @@ class LevelZeroDevice final : public DeviceBackend {
   ag_result destroy_stream(ZeStream* stream);
   // Waits for (or, `wait` false, asks about) the work appended to the stream; its lock is held.
   ag_result finish(ZeStream* stream, bool wait);
+  // copy() without the report of failed assertions.
+  ag_result copy_on(void* stream, void* dst, const void* src, size_t bytes);
+  // synchronize() without the report of failed assertions.
+  ag_result wait_for_all_streams();
+  // `waited` when it succeeded, else AG_ERROR_LAUNCH_FAILED for a failed assertion.
+  ag_result after_wait(ag_result waited) { return waited ? waited : asserts_.check(); }
   ag_result destroy_event(ZeEvent* event);
   void reap_events();
   // Runs `append` on the stream's list (under its lock), or on the device's own list followed by
@@ -88,6 +95,7 @@ class LevelZeroDevice final : public DeviceBackend {
   std::condition_variable synchronized_;  // a synchronize() let go of its streams
   std::mutex graveyard_mutex_;
   std::vector<void*> graveyard_;  // events destroyed while a signal was pending
+  AssertReports asserts_;
 };
 
 }  // namespace anygpu::level_zero
