@@ -4,7 +4,8 @@
  * __shared__ (extern __shared__ too), __constant__, __launch_bounds__, __forceinline__, threadIdx
  * and the other index names, __syncthreads(), atomics, math, __ldg, min/max, assert, the integer
  * intrinsics (__popc, __clz, __byte_perm, ...) and the 16-bit floating-point types of cuda_fp16.h
- * and cuda_bf16.h (__half, __half2, __nv_bfloat16, __nv_bfloat162: anygpu/half.h).
+ * and cuda_bf16.h (__half, __half2, __nv_bfloat16, __nv_bfloat162: anygpu/half.h), and the
+ * block- and grid-level cooperative groups of cooperative_groups.h.
  *
  * anygpu_add_kernels includes it before every .cu source, and there a source's own
  * `#include <cuda_runtime.h>` (and the other CUDA headers anygpu has) resolves to anygpu's
@@ -19,5 +20,8 @@
 
 #include "half.h"
 #include "kernel.h"
+
+/* After kernel.h: written with its index names and __syncthreads(). */
+#include "detail/cooperative_groups_block.h"
 
 #endif /* ANYGPU_CUDA_H */

@@ -436,6 +436,14 @@ std::vector<Case> cases() {
                    launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
                    return std::vector<Bytes>{bytes_of(out)};
                  }});
+  // tests/cuda_sources/cooperative_groups.cu: what the block and the grid groups say.
+  all.push_back({"_Z11group_ranksPj", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   const Shape grid{3, 2, 1};
+                   DeviceBuffer<unsigned> out(d, size_t{8} * 6 * b.x * b.y * b.z);
+                   void* p[] = {out.param()};
+                   launch(f, grid, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
   all.push_back(
       {"_Z14count_positivePKiiPj", any_shape, [](ag_device d, ag_function f, const Shape& b) {
          int n = 4097;

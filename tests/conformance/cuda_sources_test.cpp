@@ -207,6 +207,46 @@ TEST_P(CudaSourceTest, ParameterLayoutOfAGlobalFunction) {
   }
 }
 
+// cooperative_groups.h at the block and grid level (tests/cuda_sources/cooperative_groups.cu):
+// ranks, sizes and indices as CUDA defines them, and cg::sync ordering shared memory.
+TEST_P(CudaSourceTest, CooperativeGroupsOfTheBlockAndTheGrid) {
+  const struct {
+    unsigned grid[3], block[3];
+  } launches[] = {{{3, 2, 2}, {4, 2, 2}}, {{2, 1, 1}, {96, 1, 1}}};
+  for (const auto& l : launches) {
+    const unsigned block_size = l.block[0] * l.block[1] * l.block[2];
+    const unsigned blocks = l.grid[0] * l.grid[1] * l.grid[2];
+    DeviceBuffer<unsigned> out(device, size_t{8} * blocks * block_size);
+    void* params[] = {out.param()};
+    ASSERT_AG(agLaunchKernel(module.function("_Z11group_ranksPj"), l.grid[0], l.grid[1], l.grid[2],
+                             l.block[0], l.block[1], l.block[2], 0, nullptr, params, nullptr));
+    const std::vector<unsigned> words = out.download();
+    for (unsigned bz = 0; bz < l.grid[2]; ++bz)
+      for (unsigned by = 0; by < l.grid[1]; ++by)
+        for (unsigned bx = 0; bx < l.grid[0]; ++bx)
+          for (unsigned tz = 0; tz < l.block[2]; ++tz)
+            for (unsigned ty = 0; ty < l.block[1]; ++ty)
+              for (unsigned tx = 0; tx < l.block[0]; ++tx) {
+                const unsigned block_rank = (bz * l.grid[1] + by) * l.grid[0] + bx;
+                const unsigned rank = (tz * l.block[1] + ty) * l.block[0] + tx;
+                const unsigned expected[8] = {
+                    rank,
+                    block_size,
+                    bx + 100 * by + 10000 * bz,
+                    tx + 100 * ty + 10000 * tz + 1000000 * block_size,
+                    block_rank,
+                    blocks,
+                    blocks * block_size,
+                    (block_size - 1 - rank) + 1000 + 2000 + 4000};  // grid.is_valid() is false
+                const unsigned* got = &words[size_t{8} * (block_rank * block_size + rank)];
+                for (int w = 0; w < 8; ++w)
+                  ASSERT_EQ(expected[w], got[w])
+                      << "word " << w << " of thread (" << tx << "," << ty << "," << tz
+                      << ") in block (" << bx << "," << by << "," << bz << ")";
+              }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryDevice, CudaSourceTest, ::testing::ValuesIn(all_device_ordinals()),
                          device_test_name);
 

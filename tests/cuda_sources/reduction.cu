@@ -2,8 +2,12 @@
 // ways, from interleaved addressing to a grid-stride loop with the block size as a template
 // parameter. Each kernel leaves one partial sum per block in g_odata[blockIdx.x]; the host adds
 // those up. Block sizes are powers of two; the launch gives blockDim.x elements of dynamic shared
-// memory. Only __syncthreads() orders the tree: the warp-synchronous tail is not used here.
+// memory. As in the samples, the block is a cooperative group (cg::sync, cta.sync) in most
+// variants and plain __syncthreads() in the last; the warp-synchronous tail is not used here.
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
+
+namespace cg = cooperative_groups;
 
 // Dynamic shared memory for a template: extern __shared__ arrays of different element types may not
 // share one name, so every instance reaches the same untyped words through this conversion.
@@ -24,15 +28,16 @@ struct SharedMemory {
 // (divergent, and the modulo is slow; the starting point).
 template <class T>
 __global__ void reduce0(T* g_idata, T* g_odata, unsigned int n) {
+  cg::thread_block cta = cg::this_thread_block();
   T* sdata = SharedMemory<T>();
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sdata[tid] = (i < n) ? g_idata[i] : 0;
-  __syncthreads();
+  cg::sync(cta);
 
   for (unsigned int s = 1; s < blockDim.x; s *= 2) {
     if ((tid % (2 * s)) == 0) sdata[tid] += sdata[tid + s];
-    __syncthreads();
+    cg::sync(cta);
   }
 
   if (tid == 0) g_odata[blockIdx.x] = sdata[0];
@@ -41,16 +46,17 @@ __global__ void reduce0(T* g_idata, T* g_odata, unsigned int n) {
 // Interleaved addressing with a strided index: contiguous threads stay active.
 template <class T>
 __global__ void reduce1(T* g_idata, T* g_odata, unsigned int n) {
+  cg::thread_block cta = cg::this_thread_block();
   T* sdata = SharedMemory<T>();
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sdata[tid] = (i < n) ? g_idata[i] : 0;
-  __syncthreads();
+  cg::sync(cta);
 
   for (unsigned int s = 1; s < blockDim.x; s *= 2) {
     int index = 2 * s * tid;
     if (index < blockDim.x) sdata[index] += sdata[index + s];
-    __syncthreads();
+    cg::sync(cta);
   }
 
   if (tid == 0) g_odata[blockIdx.x] = sdata[0];
@@ -59,15 +65,16 @@ __global__ void reduce1(T* g_idata, T* g_odata, unsigned int n) {
 // Sequential addressing: the lower half adds the upper half, halving each step.
 template <class T>
 __global__ void reduce2(T* g_idata, T* g_odata, unsigned int n) {
+  cg::thread_block cta = cg::this_thread_block();
   T* sdata = SharedMemory<T>();
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sdata[tid] = (i < n) ? g_idata[i] : 0;
-  __syncthreads();
+  cg::sync(cta);
 
   for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
     if (tid < s) sdata[tid] += sdata[tid + s];
-    __syncthreads();
+    cg::sync(cta);
   }
 
   if (tid == 0) g_odata[blockIdx.x] = sdata[0];
@@ -76,6 +83,7 @@ __global__ void reduce2(T* g_idata, T* g_odata, unsigned int n) {
 // Each thread loads two elements and adds them on the way in: half the blocks.
 template <class T>
 __global__ void reduce3(T* g_idata, T* g_odata, unsigned int n) {
+  cg::thread_block cta = cg::this_thread_block();
   T* sdata = SharedMemory<T>();
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
@@ -83,11 +91,11 @@ __global__ void reduce3(T* g_idata, T* g_odata, unsigned int n) {
   T mySum = (i < n) ? g_idata[i] : 0;
   if (i + blockDim.x < n) mySum += g_idata[i + blockDim.x];
   sdata[tid] = mySum;
-  __syncthreads();
+  cta.sync();
 
   for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
     if (tid < s) sdata[tid] = mySum = mySum + sdata[tid + s];
-    __syncthreads();
+    cta.sync();
   }
 
   if (tid == 0) g_odata[blockIdx.x] = mySum;
