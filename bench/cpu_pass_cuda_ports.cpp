@@ -168,6 +168,18 @@ class CudaPortRunner : public Runner {
       launch("_Z23softmax_forward_kernel1PfPKfii", (n + kRowBlock - 1) / kRowBlock, 1, kRowBlock, 1,
              0, {arg(out), arg(in), arg(p.n), arg(p.columns)});
       result_ = [this, out, count] { return download<float>(out, count); };
+    } else if (workload == "nbody") {  // one integration step of n bodies, n a multiple of 256
+      const Bodies b = bodies(n);
+      void* new_position = floats(4 * (size_t)n);
+      void* new_velocity = floats(4 * (size_t)n);
+      launch(
+          "_Z15integrateBodiesP6float4S0_PKS_S2_ffif", n / kBodyBlock, 1, kBodyBlock, 1,
+          kBodyBlock * 4 * sizeof(float),
+          {arg(new_position), arg(new_velocity), arg(buffer(b.position)), arg(buffer(b.velocity)),
+           arg(kBodyStep), arg(kBodyDamping), arg((int)(n / kBodyBlock)), arg(kBodySoftening2)});
+      result_ = [this, new_position, new_velocity, n] {
+        return download_floats({{new_position, 4 * (size_t)n}, {new_velocity, 4 * (size_t)n}});
+      };
     } else {
       error = "no workload " + workload;
     }

@@ -169,6 +169,7 @@ int main(int argc, char** argv) {
       {"black_scholes", "ms/run", {pick(1 << 22, 1 << 14)}, one_run, true},
       {"layernorm_forward", "ms/run", {pick(8192, 256), 0, 0, pick(768, 64)}, one_run, true},
       {"softmax_forward", "ms/run", {pick(4096, 256), 0, 0, pick(2048, 128)}, one_run, true, 1e-5},
+      {"nbody", "ms/run", {pick(4096, 512)}, one_run, true},
   };
 
   SampleReporter reporter(isatty(STDOUT_FILENO) ? SampleReporter::OO_ColorTabular

@@ -154,6 +154,38 @@ class OpenmpPortRunner : public Runner {
           for (size_t j = 0; j < c; ++j) y[j] /= (float)sum;
         }
       };
+    } else if (workload == "nbody") {  // all pairs, bodies in parallel, the inner sum in SIMD
+      const Bodies b = bodies(n);
+      a_ = b.position;
+      b_ = b.velocity;
+      out_.assign(8 * n, 0.0f);  // the new positions, then the new velocities
+      run_ = [this, n] {
+        const float *position = a_.data(), *velocity = b_.data();
+        float *new_position = out_.data(), *new_velocity = out_.data() + 4 * n;
+#pragma omp parallel for
+        for (size_t i = 0; i < n; ++i) {
+          const float x = position[4 * i], y = position[4 * i + 1], z = position[4 * i + 2];
+          float ax = 0.0f, ay = 0.0f, az = 0.0f;
+#pragma omp simd reduction(+ : ax, ay, az)
+          for (size_t j = 0; j < n; ++j) {
+            const float rx = position[4 * j] - x, ry = position[4 * j + 1] - y,
+                        rz = position[4 * j + 2] - z;
+            const float inverse = 1.0f / std::sqrt(rx * rx + ry * ry + rz * rz + kBodySoftening2);
+            const float s = position[4 * j + 3] * inverse * inverse * inverse;
+            ax += rx * s;
+            ay += ry * s;
+            az += rz * s;
+          }
+          const float acceleration[3] = {ax, ay, az};
+          for (int k = 0; k < 3; ++k) {
+            const float v = (velocity[4 * i + k] + acceleration[k] * kBodyStep) * kBodyDamping;
+            new_velocity[4 * i + k] = v;
+            new_position[4 * i + k] = position[4 * i + k] + v * kBodyStep;
+          }
+          new_velocity[4 * i + 3] = velocity[4 * i + 3];
+          new_position[4 * i + 3] = position[4 * i + 3];
+        }
+      };
     } else {
       error = "no workload " + workload;
     }

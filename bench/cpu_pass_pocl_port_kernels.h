@@ -219,6 +219,36 @@ __kernel void softmax_forward_kernel1(__global float* out, __global const float*
     for (int j = 0; j < C; j++) out_row[j] /= (float)sum;
   }
 }
+
+float3 bodyBodyInteraction(float3 ai, float4 bi, float4 bj, float softeningSquared) {
+  float3 r = bj.xyz - bi.xyz;
+  float distSqr = dot(r, r) + softeningSquared;
+  float invDist = rsqrt(distSqr);
+  float s = bj.w * invDist * invDist * invDist;
+  return ai + r * s;
+}
+
+__kernel void integrateBodies(__global float4* newPos, __global float4* newVel,
+                              __global const float4* oldPos, __global const float4* oldVel,
+                              float deltaTime, float damping, int numTiles,
+                              float softeningSquared, __local float4* sharedPos) {
+  int index = get_global_id(0);
+  uint lid = get_local_id(0), size = get_local_size(0);
+  float4 position = oldPos[index];
+  float3 acc = (float3)(0.0f, 0.0f, 0.0f);
+  for (int tile = 0; tile < numTiles; tile++) {
+    sharedPos[lid] = oldPos[tile * size + lid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint counter = 0; counter < size; counter++)
+      acc = bodyBodyInteraction(acc, position, sharedPos[counter], softeningSquared);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  float4 velocity = oldVel[index];
+  velocity.xyz = (velocity.xyz + acc * deltaTime) * damping;
+  position.xyz += velocity.xyz * deltaTime;
+  newPos[index] = position;
+  newVel[index] = velocity;
+}
 )CLC";
 
 }  // namespace cpu_pass_bench::ports

@@ -153,6 +153,15 @@ class PoclPortRunner : public Runner {
       launch("softmax_forward_kernel1", (n + kRowBlock - 1) / kRowBlock, 1, kRowBlock, 1, out, in,
              p.n, p.columns);
       result_ = [this, out, count] { return download<float>(out, count); };
+    } else if (workload == "nbody") {
+      const Bodies b = bodies(n);
+      cl_mem new_position = floats(4 * (size_t)n), new_velocity = floats(4 * (size_t)n);
+      launch("integrateBodies", n / kBodyBlock, 1, kBodyBlock, 1, new_position, new_velocity,
+             buffer(b.position), buffer(b.velocity), kBodyStep, kBodyDamping, (int)(n / kBodyBlock),
+             kBodySoftening2, Local{kBodyBlock * 4 * sizeof(float)});
+      result_ = [this, new_position, new_velocity, n] {
+        return download_floats({{new_position, 4 * (size_t)n}, {new_velocity, 4 * (size_t)n}});
+      };
     } else {
       error = "no workload " + workload;
     }

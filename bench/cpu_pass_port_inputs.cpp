@@ -7,7 +7,7 @@ namespace cpu_pass_bench::ports {
 
 bool is_port(const std::string& workload) {
   for (const char* name : {"reduction", "matrix_mul", "transpose", "scan", "histogram256",
-                           "black_scholes", "layernorm_forward", "softmax_forward"})
+                           "black_scholes", "layernorm_forward", "softmax_forward", "nbody"})
     if (workload == name) return true;
   return false;
 }
@@ -51,6 +51,16 @@ std::vector<unsigned> scan_levels(unsigned n) {
   while (levels.back() > 2 * kScanBlock)
     levels.push_back((levels.back() + 2 * kScanBlock - 1) / (2 * kScanBlock));
   return levels;
+}
+
+Bodies bodies(size_t count) {
+  Bodies b{input(4 * count, 41), input(4 * count, 42)};
+  for (size_t i = 0; i < count; ++i) {  // input() is in [-1, 1]
+    for (int k = 0; k < 3; ++k) b.position[4 * i + k] *= 4.0f;
+    b.position[4 * i + 3] = 1.25f + 0.75f * b.position[4 * i + 3];  // masses 0.5 to 2
+    b.velocity[4 * i + 3] = 0.0f;
+  }
+  return b;
 }
 
 }  // namespace cpu_pass_bench::ports

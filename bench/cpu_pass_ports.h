@@ -28,6 +28,8 @@ constexpr unsigned kOptionsGrid = 480;  // BlackScholesGPU<<<480, 128>>>, a grid
 constexpr unsigned kOptionsBlock = 128;
 constexpr unsigned kRowBlock = 256;  // llm.c's layernorm and softmax, one row per thread
 constexpr float kRiskfree = 0.02f, kVolatility = 0.30f;
+constexpr unsigned kBodyBlock = 256;  // the nbody sample's default block size: bodies per tile
+constexpr float kBodyStep = 0.01f, kBodyDamping = 0.995f, kBodySoftening2 = 0.01f;
 
 // Inputs. Whole numbers in {-1, 0, 1} for the sums (reduction, scan): exact in any order, so
 // the variants must agree to the bit.
@@ -41,6 +43,10 @@ struct Rows {  // layernorm_forward: rows x columns values, a weight and a bias 
   std::vector<float> values, weight, bias;
 };
 Rows rows(int rows, int columns);
+struct Bodies {  // nbody: float4 each (x, y, z and the mass in w)
+  std::vector<float> position, velocity;
+};
+Bodies bodies(size_t count);
 
 // Scan's launches for n elements: the block totals of each level are scanned by the next level.
 std::vector<unsigned> scan_levels(unsigned n);  // element counts, n first, down to one block
