@@ -186,6 +186,10 @@ AG_API ag_result agMemcpyDtoH(ag_device device, void* dst_host, const void* src_
 AG_API ag_result agMemcpyDtoD(ag_device device, void* dst_device, const void* src_device,
                               size_t bytes);
 AG_API ag_result agMemsetD8(ag_device device, void* dst_device, unsigned char value, size_t bytes);
+/* `count` 16- or 32-bit elements set to `value`; dst_device aligned to the element's size. */
+AG_API ag_result agMemsetD16(ag_device device, void* dst_device, unsigned short value,
+                             size_t count);
+AG_API ag_result agMemsetD32(ag_device device, void* dst_device, unsigned int value, size_t count);
 
 /* Asynchronous forms: ordered on `stream`. The host memory must stay valid until the stream has
  * passed the copy. `stream` must not be NULL. */
@@ -197,6 +201,10 @@ AG_API ag_result agMemcpyDtoDAsync(void* dst_device, const void* src_device, siz
                                    ag_stream stream);
 AG_API ag_result agMemsetD8Async(void* dst_device, unsigned char value, size_t bytes,
                                  ag_stream stream);
+AG_API ag_result agMemsetD16Async(void* dst_device, unsigned short value, size_t count,
+                                  ag_stream stream);
+AG_API ag_result agMemsetD32Async(void* dst_device, unsigned int value, size_t count,
+                                  ag_stream stream);
 
 /* ------------------------------------------------------------------------------------------------
  * Streams: in-order asynchronous queues. Streams of one device run independently of each other.

@@ -101,12 +101,13 @@ class CpuDevice final : public DeviceBackend {
       memmove(dst, src, bytes);
     return AG_SUCCESS;
   }
-  ag_result memset8(void* dst, unsigned char value, size_t bytes, void* stream) override {
+  ag_result fill(void* dst, uint32_t value, unsigned element_size, size_t count,
+                 void* stream) override {
     if (ag_result r = usable()) return r;
     if (stream)
-      static_cast<CpuStream*>(stream)->enqueue_memset(dst, value, bytes);
+      static_cast<CpuStream*>(stream)->enqueue_fill(dst, value, element_size, count);
     else
-      memset(dst, value, bytes);
+      fill_elements(dst, value, element_size, count);
     return AG_SUCCESS;
   }
 

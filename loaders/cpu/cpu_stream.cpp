@@ -58,13 +58,24 @@ void CpuStream::enqueue_copy(void* dst, const void* src, size_t bytes) {
   publish(lock);
 }
 
-void CpuStream::enqueue_memset(void* dst, unsigned char value, size_t bytes) {
+void fill_elements(void* dst, uint32_t value, unsigned element_size, size_t count) {
+  if (element_size == 1) {
+    memset(dst, static_cast<unsigned char>(value), count);
+  } else if (element_size == 2) {
+    std::fill_n(static_cast<uint16_t*>(dst), count, static_cast<uint16_t>(value));
+  } else {
+    std::fill_n(static_cast<uint32_t*>(dst), count, value);
+  }
+}
+
+void CpuStream::enqueue_fill(void* dst, uint32_t value, unsigned element_size, size_t count) {
   std::unique_lock<std::mutex> lock(mutex_);
   Command& command = reserve(lock);
   command.kind = Kind::memset;
   command.dst = dst;
   command.value = value;
-  command.bytes = bytes;
+  command.element_size = element_size;
+  command.bytes = count;
   publish(lock);
 }
 
@@ -123,7 +134,7 @@ void CpuStream::execute(Command& command) {
       if (!faulted) memmove(command.dst, command.src, command.bytes);
       break;
     case Kind::memset:
-      if (!faulted) memset(command.dst, command.value, command.bytes);
+      if (!faulted) fill_elements(command.dst, command.value, command.element_size, command.bytes);
       break;
     case Kind::record:
       command.event->complete(command.generation);

@@ -20,6 +20,9 @@ class WorkerPool;
 constexpr size_t kMaxArgumentBytes = 4096;
 constexpr size_t kMaxParameters = 256;
 
+// `count` elements of `element_size` bytes (1, 2 or 4) set to the low bytes of `value`.
+void fill_elements(void* dst, uint32_t value, unsigned element_size, size_t count);
+
 class CpuStream {
  public:
   explicit CpuStream(WorkerPool& pool);
@@ -29,7 +32,7 @@ class CpuStream {
 
   void enqueue_launch(const LaunchPacket& packet);  // copies the arguments
   void enqueue_copy(void* dst, const void* src, size_t bytes);
-  void enqueue_memset(void* dst, unsigned char value, size_t bytes);
+  void enqueue_fill(void* dst, uint32_t value, unsigned element_size, size_t count);
   void enqueue_record(CpuEvent* event);
   void enqueue_wait(CpuEvent* event);
 
@@ -43,8 +46,9 @@ class CpuStream {
     LaunchPacket packet;
     void* dst;
     const void* src;
-    size_t bytes;
-    unsigned char value;
+    size_t bytes;  // a fill: the element count
+    uint32_t value;
+    unsigned element_size;
     CpuEvent* event;
     uint64_t generation;
     void* argument_pointers[kMaxParameters];

@@ -137,6 +137,12 @@ constexpr int kRequestedApiVersion = 12000;
   X(cuMemsetD8_v2, cuMemsetD8, CUresult, (CUdeviceptr dst, unsigned char value, size_t count))    \
   X(cuMemsetD8Async, cuMemsetD8Async, CUresult,                                                   \
     (CUdeviceptr dst, unsigned char value, size_t count, CUstream stream))                        \
+  X(cuMemsetD16_v2, cuMemsetD16, CUresult, (CUdeviceptr dst, unsigned short value, size_t count)) \
+  X(cuMemsetD16Async, cuMemsetD16Async, CUresult,                                                 \
+    (CUdeviceptr dst, unsigned short value, size_t count, CUstream stream))                       \
+  X(cuMemsetD32_v2, cuMemsetD32, CUresult, (CUdeviceptr dst, unsigned value, size_t count))       \
+  X(cuMemsetD32Async, cuMemsetD32Async, CUresult,                                                 \
+    (CUdeviceptr dst, unsigned value, size_t count, CUstream stream))                             \
   X(cuStreamCreate, cuStreamCreate, CUresult, (CUstream * stream, unsigned flags))                \
   X(cuStreamDestroy_v2, cuStreamDestroy, CUresult, (CUstream stream))                             \
   X(cuStreamSynchronize, cuStreamSynchronize, CUresult, (CUstream stream))                        \
@@ -218,9 +224,6 @@ constexpr int kRequestedApiVersion = 12000;
   X(cuMemcpy, cuMemcpy, CUresult, (CUdeviceptr dst, CUdeviceptr src, size_t bytes))                \
   X(cuMemcpyAsync, cuMemcpyAsync, CUresult,                                                        \
     (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))                             \
-  X(cuMemsetD32_v2, cuMemsetD32, CUresult, (CUdeviceptr dst, unsigned value, size_t count))        \
-  X(cuMemsetD32Async, cuMemsetD32Async, CUresult,                                                  \
-    (CUdeviceptr dst, unsigned value, size_t count, CUstream stream))                              \
   X(cuModuleLoad, cuModuleLoad, CUresult, (CUmodule * module, const char* path))                   \
   X(cuModuleLoadData, cuModuleLoadData, CUresult, (CUmodule * module, const void* image))          \
   X(cuModuleLoadFatBinary, cuModuleLoadFatBinary, CUresult,                                        \

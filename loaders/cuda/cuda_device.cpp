@@ -149,14 +149,29 @@ ag_result CudaDevice::copy(CopyKind kind, void* dst, const void* src, size_t byt
   });
 }
 
-ag_result CudaDevice::memset8(void* dst, unsigned char value, size_t bytes, void* stream) {
+ag_result CudaDevice::fill(void* dst, uint32_t value, unsigned element_size, size_t count,
+                           void* stream) {
+  const CUdeviceptr p = device_pointer(dst);
   return in_context([&] {
-    if (stream)
-      return cuda_fail(cu_.cuMemsetD8Async(device_pointer(dst), value, bytes, as_stream(stream)),
-                       "cuMemsetD8Async");
-    if (CUresult r = cu_.cuMemsetD8_v2(device_pointer(dst), value, bytes))
-      return cuda_fail(r, "cuMemsetD8_v2");
-    return finish_default_stream();
+    CUresult r = CUDA_SUCCESS;
+    const char* call = nullptr;
+    if (element_size == 1) {
+      const auto v = static_cast<unsigned char>(value);
+      r = stream ? cu_.cuMemsetD8Async(p, v, count, as_stream(stream))
+                 : cu_.cuMemsetD8_v2(p, v, count);
+      call = stream ? "cuMemsetD8Async" : "cuMemsetD8_v2";
+    } else if (element_size == 2) {
+      const auto v = static_cast<unsigned short>(value);
+      r = stream ? cu_.cuMemsetD16Async(p, v, count, as_stream(stream))
+                 : cu_.cuMemsetD16_v2(p, v, count);
+      call = stream ? "cuMemsetD16Async" : "cuMemsetD16_v2";
+    } else {
+      r = stream ? cu_.cuMemsetD32Async(p, value, count, as_stream(stream))
+                 : cu_.cuMemsetD32_v2(p, value, count);
+      call = stream ? "cuMemsetD32Async" : "cuMemsetD32_v2";
+    }
+    if (r) return cuda_fail(r, call);
+    return stream ? AG_SUCCESS : finish_default_stream();
   });
 }
 

@@ -148,6 +148,13 @@ constexpr size_t kR0600GcnArchNameOffset = 1160;
   X(hipMemsetD8, hipMemsetD8, hipError_t, (hipDeviceptr_t dst, unsigned char value, size_t count)) \
   X(hipMemsetD8Async, hipMemsetD8Async, hipError_t,                                                \
     (hipDeviceptr_t dst, unsigned char value, size_t count, hipStream_t stream))                   \
+  X(hipMemsetD16, hipMemsetD16, hipError_t,                                                        \
+    (hipDeviceptr_t dst, unsigned short value, size_t count))                                      \
+  X(hipMemsetD16Async, hipMemsetD16Async, hipError_t,                                              \
+    (hipDeviceptr_t dst, unsigned short value, size_t count, hipStream_t stream))                  \
+  X(hipMemsetD32, hipMemsetD32, hipError_t, (hipDeviceptr_t dst, int value, size_t count))         \
+  X(hipMemsetD32Async, hipMemsetD32Async, hipError_t,                                              \
+    (hipDeviceptr_t dst, int value, size_t count, hipStream_t stream))                             \
   X(hipStreamCreateWithFlags, hipStreamCreateWithFlags, hipError_t,                                \
     (hipStream_t * stream, unsigned flags))                                                        \
   X(hipStreamDestroy, hipStreamDestroy, hipError_t, (hipStream_t stream))                          \

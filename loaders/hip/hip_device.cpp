@@ -168,13 +168,27 @@ ag_result HipDevice::copy(CopyKind kind, void* dst, const void* src, size_t byte
   });
 }
 
-ag_result HipDevice::memset8(void* dst, unsigned char value, size_t bytes, void* stream) {
+ag_result HipDevice::fill(void* dst, uint32_t value, unsigned element_size, size_t count,
+                          void* stream) {
   return on_device([&] {
-    if (stream)
-      return hip_fail(hip_.hipMemsetD8Async(dst, value, bytes, as_stream(stream)),
-                      "hipMemsetD8Async");
-    if (hipError_t r = hip_.hipMemsetD8(dst, value, bytes)) return hip_fail(r, "hipMemsetD8");
-    return finish_null_stream();
+    hipError_t r = hipSuccess;
+    const char* call = nullptr;
+    hipStream_t s = stream ? as_stream(stream) : nullptr;
+    if (element_size == 1) {
+      const auto v = static_cast<unsigned char>(value);
+      r = stream ? hip_.hipMemsetD8Async(dst, v, count, s) : hip_.hipMemsetD8(dst, v, count);
+      call = stream ? "hipMemsetD8Async" : "hipMemsetD8";
+    } else if (element_size == 2) {
+      const auto v = static_cast<unsigned short>(value);
+      r = stream ? hip_.hipMemsetD16Async(dst, v, count, s) : hip_.hipMemsetD16(dst, v, count);
+      call = stream ? "hipMemsetD16Async" : "hipMemsetD16";
+    } else {
+      const auto v = static_cast<int>(value);  // HIP takes the 32 bits as an int
+      r = stream ? hip_.hipMemsetD32Async(dst, v, count, s) : hip_.hipMemsetD32(dst, v, count);
+      call = stream ? "hipMemsetD32Async" : "hipMemsetD32";
+    }
+    if (r) return hip_fail(r, call);
+    return stream ? AG_SUCCESS : finish_null_stream();
   });
 }
 

@@ -290,12 +290,15 @@ ag_result LevelZeroDevice::copy(CopyKind, void* dst, const void* src, size_t byt
   return stream ? r : after_wait(r);  // a synchronous copy waited for the device
 }
 
-ag_result LevelZeroDevice::memset8(void* dst, unsigned char value, size_t bytes, void* stream) {
-  return on_stream(stream, [&](ze_command_list_handle_t list) {
-    return ze_fail(
-        ze_.zeCommandListAppendMemoryFill(list, dst, &value, 1, bytes, nullptr, 0, nullptr),
-        "zeCommandListAppendMemoryFill");
+ag_result LevelZeroDevice::fill(void* dst, uint32_t value, unsigned element_size, size_t count,
+                                void* stream) {
+  // The pattern is the element's bytes: the low bytes of `value` on this little-endian host.
+  const ag_result r = on_stream(stream, [&](ze_command_list_handle_t list) {
+    return ze_fail(ze_.zeCommandListAppendMemoryFill(list, dst, &value, element_size,
+                                                     count * element_size, nullptr, 0, nullptr),
+                   "zeCommandListAppendMemoryFill");
   });
+  return stream ? r : after_wait(r);  // a synchronous fill waited for the device
 }
 
 // ---- streams and events -------------------------------------------------------------------------

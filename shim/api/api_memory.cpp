@@ -66,6 +66,33 @@ ag_result copy_async(ag_stream stream, CopyKind kind, void* dst, const void* src
   return s->device->impl->copy(kind, dst, src, bytes, s->native);
 }
 
+// `count` elements of `size` bytes (1, 2 or 4): inside one allocation, aligned to the element.
+ag_result check_fill(const Device& dev, void* dst, unsigned size, size_t count) {
+  if (count > SIZE_MAX / size)
+    return fail(AG_ERROR_INVALID_VALUE,
+                "count %zu of %u-byte elements is more bytes than size_t holds", count, size);
+  if (ag_result r = require_size(count * size)) return r;
+  if (reinterpret_cast<uintptr_t>(dst) % size != 0)
+    return fail(AG_ERROR_INVALID_VALUE,
+                "dst (device) %p is not aligned to %u bytes, as a %u-bit memset needs", dst, size,
+                8 * size);
+  return require_device_range(dev, dst, count * size, "dst (device)");
+}
+
+ag_result fill_sync(ag_device device, void* dst, uint32_t value, unsigned size, size_t count) {
+  Device* dev;
+  if (ag_result r = get_device(device, &dev)) return r;
+  if (ag_result r = check_fill(*dev, dst, size, count)) return r;
+  return dev->impl->fill(dst, value, size, count, nullptr);
+}
+
+ag_result fill_async(ag_stream stream, void* dst, uint32_t value, unsigned size, size_t count) {
+  StreamRef s;
+  if (ag_result r = get_stream(stream, &s)) return r;
+  if (ag_result r = check_fill(*s->device, dst, size, count)) return r;
+  return s->device->impl->fill(dst, value, size, count, s->native);
+}
+
 }  // namespace
 
 extern "C" {
@@ -136,11 +163,21 @@ ag_result agMemcpyDtoD(ag_device device, void* dst, const void* src, size_t byte
 
 ag_result agMemsetD8(ag_device device, void* dst, unsigned char value, size_t bytes) try {
   AG_DEVICE_ENTRY();
-  Device* dev;
-  if (ag_result r = get_device(device, &dev)) return r;
-  if (ag_result r = require_size(bytes)) return r;
-  if (ag_result r = require_device_range(*dev, dst, bytes, "dst (device)")) return r;
-  return dev->impl->memset8(dst, value, bytes, nullptr);
+  return fill_sync(device, dst, value, 1, bytes);
+} catch (...) {
+  return fail_from_exception();
+}
+
+ag_result agMemsetD16(ag_device device, void* dst, unsigned short value, size_t count) try {
+  AG_DEVICE_ENTRY();
+  return fill_sync(device, dst, value, 2, count);
+} catch (...) {
+  return fail_from_exception();
+}
+
+ag_result agMemsetD32(ag_device device, void* dst, unsigned int value, size_t count) try {
+  AG_DEVICE_ENTRY();
+  return fill_sync(device, dst, value, 4, count);
 } catch (...) {
   return fail_from_exception();
 }
@@ -168,11 +205,21 @@ ag_result agMemcpyDtoDAsync(void* dst, const void* src, size_t bytes, ag_stream 
 
 ag_result agMemsetD8Async(void* dst, unsigned char value, size_t bytes, ag_stream stream) try {
   AG_DEVICE_ENTRY();
-  StreamRef s;
-  if (ag_result r = get_stream(stream, &s)) return r;
-  if (ag_result r = require_size(bytes)) return r;
-  if (ag_result r = require_device_range(*s->device, dst, bytes, "dst (device)")) return r;
-  return s->device->impl->memset8(dst, value, bytes, s->native);
+  return fill_async(stream, dst, value, 1, bytes);
+} catch (...) {
+  return fail_from_exception();
+}
+
+ag_result agMemsetD16Async(void* dst, unsigned short value, size_t count, ag_stream stream) try {
+  AG_DEVICE_ENTRY();
+  return fill_async(stream, dst, value, 2, count);
+} catch (...) {
+  return fail_from_exception();
+}
+
+ag_result agMemsetD32Async(void* dst, unsigned int value, size_t count, ag_stream stream) try {
+  AG_DEVICE_ENTRY();
+  return fill_async(stream, dst, value, 4, count);
 } catch (...) {
   return fail_from_exception();
 }

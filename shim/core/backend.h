@@ -43,7 +43,9 @@ class DeviceBackend {
   virtual ag_result mem_info(size_t* free_bytes, size_t* total_bytes) = 0;
   // `stream` nullptr: synchronous.
   virtual ag_result copy(CopyKind kind, void* dst, const void* src, size_t bytes, void* stream) = 0;
-  virtual ag_result memset8(void* dst, unsigned char value, size_t bytes, void* stream) = 0;
+  // `count` elements of `element_size` bytes (1, 2 or 4) set to the low bytes of `value`.
+  virtual ag_result fill(void* dst, uint32_t value, unsigned element_size, size_t count,
+                         void* stream) = 0;
 
   virtual ag_result stream_create(unsigned flags, void** stream) = 0;
   virtual ag_result stream_destroy(void* stream) = 0;

@@ -187,6 +187,69 @@ TEST_F(MemoryErrorTest, CopiesStillWorkAfterFailures) {
   EXPECT_EQ(pattern(2), host_dst_);
 }
 
+// agMemsetD16/D32 (and Async): counts of elements, the destination aligned to the element.
+struct WideMemset {
+  std::string name;
+  unsigned size;  // bytes per element
+  ag_result (*call)(ag_device, ag_stream, void* dst, size_t count);
+};
+const WideMemset kWideMemsets[] = {
+    {"agMemsetD16", 2,
+     [](ag_device d, ag_stream, void* dst, size_t n) { return agMemsetD16(d, dst, 0xBEEF, n); }},
+    {"agMemsetD32", 4,
+     [](ag_device d, ag_stream, void* dst, size_t n) {
+       return agMemsetD32(d, dst, 0xC0FFEE11u, n);
+     }},
+    {"agMemsetD16Async", 2,
+     [](ag_device, ag_stream s, void* dst, size_t n) {
+       return agMemsetD16Async(dst, 0xBEEF, n, s);
+     }},
+    {"agMemsetD32Async", 4,
+     [](ag_device, ag_stream s, void* dst, size_t n) {
+       return agMemsetD32Async(dst, 0xC0FFEE11u, n, s);
+     }},
+};
+
+TEST_F(MemoryErrorTest, WideMemsetsRejectBadCountsAlignmentAndRanges) {
+  for (const WideMemset& op : kWideMemsets) {
+    const size_t whole = kBytes / op.size;
+    const struct {
+      const char* what;
+      void* dst;
+      size_t count;
+      ag_result expected;
+    } bad[] = {
+        {"zero elements", device_dst(), 0, AG_ERROR_INVALID_VALUE},
+        {"NULL dst", nullptr, 4, AG_ERROR_INVALID_VALUE},
+        {"a dst one byte into the buffer", at(device_dst(), 1), 4, AG_ERROR_INVALID_VALUE},
+        {"more elements than size_t bytes", device_dst(), SIZE_MAX / op.size + 1,
+         AG_ERROR_INVALID_VALUE},
+        {"one element too many", device_dst(), whole + 1, AG_ERROR_INVALID_ADDRESS},
+        {"the last element and one more", at(device_dst(), kBytes - op.size), 2,
+         AG_ERROR_INVALID_ADDRESS},
+        {"a freed allocation", freed_, 4, AG_ERROR_INVALID_ADDRESS},
+    };
+    for (const auto& b : bad) {
+      SCOPED_TRACE(op.name + " given " + b.what);
+      EXPECT_TRUE(fails_with(b.expected, op.name.c_str(),
+                             [&] { return op.call(device, stream, b.dst, b.count); }));
+      expect_nothing_changed();
+    }
+  }
+}
+
+TEST_F(MemoryErrorTest, WideMemsetsRejectBadHandles) {
+  for (const WideMemset& op : kWideMemsets) {
+    if (op.name.find("Async") != std::string::npos)
+      expect_invalid_handles<ag_stream>(
+          op.name, [&](ag_stream bad) { return op.call(device, bad, device_dst(), 4); });
+    else
+      expect_invalid_handles<ag_device>(
+          op.name, [&](ag_device bad) { return op.call(bad, stream, device_dst(), 4); });
+    expect_nothing_changed();
+  }
+}
+
 TEST_F(MemoryErrorTest, AllocationRejectsBadSizesAndNullOutput) {
   for (const Allocator& a : kAllocators) {
     EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, a.alloc_name,

@@ -94,6 +94,35 @@ TEST_P(StreamTest, MemsetAndDeviceToDeviceCopyAreOrdered) {
   EXPECT_EQ(0xAB, s[n - 1]);
 }
 
+// 16- and 32-bit memsets write whole elements, exactly the count asked for, synchronous and in
+// stream order; the element after the last keeps its value.
+TEST_P(StreamTest, WideMemsetsWriteWholeElements) {
+  const size_t n = 1000;
+  DeviceBuffer<uint16_t> halves(device, std::vector<uint16_t>(n + 1, 0x1111));
+  DeviceBuffer<uint32_t> words(device, std::vector<uint32_t>(n + 1, 0x22222222u));
+  ASSERT_AG(agMemsetD16(device, halves.get(), 0xBEEF, n));
+  ASSERT_AG(agMemsetD32(device, words.get(), 0xC0FFEE11u, n));
+  std::vector<uint16_t> h = halves.download();
+  std::vector<uint32_t> w = words.download();
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(0xBEEF, h[i]) << i;
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(0xC0FFEE11u, w[i]) << i;
+  EXPECT_EQ(0x1111, h[n]);
+  EXPECT_EQ(0x22222222u, w[n]);
+  // On a stream: the second memset of each overwrites the first half, in order.
+  ASSERT_AG(agMemsetD16Async(halves.get(), 0x0102, n, stream_a));
+  ASSERT_AG(agMemsetD16Async(halves.get(), 0xFFFE, n / 2, stream_a));
+  uint32_t* second = static_cast<uint32_t*>(words.get()) + 1;
+  ASSERT_AG(agMemsetD32Async(second, 0x01020304u, n - 1, stream_a));
+  ASSERT_AG(agMemsetD32Async(second, 0xFFFFFFFEu, n / 2, stream_a));
+  ASSERT_AG(agStreamSynchronize(stream_a));
+  h = halves.download();
+  w = words.download();
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(i < n / 2 ? 0xFFFE : 0x0102, h[i]) << i;
+  EXPECT_EQ(0xC0FFEE11u, w[0]);
+  for (size_t i = 1; i < n; ++i) ASSERT_EQ(i <= n / 2 ? 0xFFFFFFFEu : 0x01020304u, w[i]) << i;
+  EXPECT_EQ(0x22222222u, w[n]);
+}
+
 // Stream B finishes its own work while stream A is held busy.
 TEST_P(StreamTest, TwoStreamsRunIndependently) {
   DeviceBuffer<int> gate(device, std::vector<int>{0, 0});

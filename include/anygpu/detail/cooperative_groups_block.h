@@ -89,7 +89,7 @@ AGCG_FUNCTION auto group_size(const Group& group) -> decltype(group.size()) {
 }
 
 /* Warp-level groups: a build error that says why, until anygpu has warp operations. */
-#define AGCG_NO_WARP_GROUPS                                                                    \
+#define AGCG_NO_WARP_GROUPS                                                                   \
   "cooperative_groups' warp-level groups (tiled_partition, thread_block_tile, "               \
   "coalesced_threads) are not offered by anygpu yet: they need warp operations; use a block " \
   "and shared memory instead"

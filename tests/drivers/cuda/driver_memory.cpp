@@ -66,14 +66,17 @@ CUresult copy(CopyKind kind, void* dst, const void* src, size_t bytes, CUstream 
   return from_cpu(cpu().copy(kind, dst, src, bytes, on ? on->native : nullptr));
 }
 
-CUresult memset8(void* dst, unsigned char value, size_t count, CUstream stream) {
+// `count` elements of `size` bytes; CUDA wants the destination aligned to the element.
+CUresult fill(void* dst, uint32_t value, unsigned size, size_t count, CUstream stream) {
   Context* context = nullptr;
   if (CUresult r = require_context(&context)) return r;
-  if (!accessible(dst, count)) return CUDA_ERROR_INVALID_VALUE;
+  if (reinterpret_cast<uintptr_t>(dst) % size != 0 || count > SIZE_MAX / size ||
+      !accessible(dst, count * size))
+    return CUDA_ERROR_INVALID_VALUE;
   std::shared_ptr<Stream> on;
   if (CUresult r = stream_for_work(context, stream, &on)) return r;
   if (count == 0) return CUDA_SUCCESS;
-  return from_cpu(cpu().memset8(dst, value, count, on ? on->native : nullptr));
+  return from_cpu(cpu().fill(dst, value, size, count, on ? on->native : nullptr));
 }
 
 }  // namespace
@@ -165,13 +168,35 @@ ANYGPU_CUDA_TEST_API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr 
 
 ANYGPU_CUDA_TEST_API CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t count) {
   DRIVER_ENTRY(cuMemsetD8_v2);
-  return memset8(pointer_of(dst), value, count, nullptr);
+  return fill(pointer_of(dst), value, 1, count, nullptr);
 }
 
 ANYGPU_CUDA_TEST_API CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count,
                                               CUstream stream) {
   DRIVER_ENTRY(cuMemsetD8Async);
-  return memset8(pointer_of(dst), value, count, stream);
+  return fill(pointer_of(dst), value, 1, count, stream);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short value, size_t count) {
+  DRIVER_ENTRY(cuMemsetD16_v2);
+  return fill(pointer_of(dst), value, 2, count, nullptr);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
+                                               CUstream stream) {
+  DRIVER_ENTRY(cuMemsetD16Async);
+  return fill(pointer_of(dst), value, 2, count, stream);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned value, size_t count) {
+  DRIVER_ENTRY(cuMemsetD32_v2);
+  return fill(pointer_of(dst), value, 4, count, nullptr);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
+                                               CUstream stream) {
+  DRIVER_ENTRY(cuMemsetD32Async);
+  return fill(pointer_of(dst), value, 4, count, stream);
 }
 
 }  // namespace anygpu::cuda

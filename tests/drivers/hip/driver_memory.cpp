@@ -73,13 +73,16 @@ hipError_t copy(CopyKind kind, void* dst, const void* src, size_t bytes, hipStre
   return from_cpu(cpu().copy(kind, dst, src, bytes, on ? on->native : nullptr));
 }
 
-hipError_t memset8(void* dst, unsigned char value, size_t count, hipStream_t stream) {
-  if (!accessible(dst, count)) return hipErrorInvalidValue;
+// `count` elements of `size` bytes, the destination aligned to the element.
+hipError_t fill(void* dst, uint32_t value, unsigned size, size_t count, hipStream_t stream) {
+  if (reinterpret_cast<uintptr_t>(dst) % size != 0 || count > SIZE_MAX / size ||
+      !accessible(dst, count * size))
+    return hipErrorInvalidValue;
   int device = 0;
   std::shared_ptr<Stream> on;
   if (hipError_t r = stream_for_work(stream, &device, &on)) return r;
   if (count == 0) return hipSuccess;
-  return from_cpu(cpu().memset8(dst, value, count, on ? on->native : nullptr));
+  return from_cpu(cpu().fill(dst, value, size, count, on ? on->native : nullptr));
 }
 
 }  // namespace
@@ -170,13 +173,36 @@ ANYGPU_HIP_TEST_API hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDevicep
 
 ANYGPU_HIP_TEST_API hipError_t hipMemsetD8(hipDeviceptr_t dst, unsigned char value, size_t count) {
   DRIVER_ENTRY(hipMemsetD8);
-  return memset8(dst, value, count, nullptr);
+  return fill(dst, value, 1, count, nullptr);
 }
 
 ANYGPU_HIP_TEST_API hipError_t hipMemsetD8Async(hipDeviceptr_t dst, unsigned char value,
                                                 size_t count, hipStream_t stream) {
   DRIVER_ENTRY(hipMemsetD8Async);
-  return memset8(dst, value, count, stream);
+  return fill(dst, value, 1, count, stream);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemsetD16(hipDeviceptr_t dst, unsigned short value,
+                                            size_t count) {
+  DRIVER_ENTRY(hipMemsetD16);
+  return fill(dst, value, 2, count, nullptr);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemsetD16Async(hipDeviceptr_t dst, unsigned short value,
+                                                 size_t count, hipStream_t stream) {
+  DRIVER_ENTRY(hipMemsetD16Async);
+  return fill(dst, value, 2, count, stream);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemsetD32(hipDeviceptr_t dst, int value, size_t count) {
+  DRIVER_ENTRY(hipMemsetD32);
+  return fill(dst, static_cast<uint32_t>(value), 4, count, nullptr);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count,
+                                                 hipStream_t stream) {
+  DRIVER_ENTRY(hipMemsetD32Async);
+  return fill(dst, static_cast<uint32_t>(value), 4, count, stream);
 }
 
 }  // namespace anygpu::hip

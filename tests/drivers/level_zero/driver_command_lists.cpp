@@ -1,5 +1,6 @@
 // Immediate command lists: each is a stream of the CPU backend, which runs what is appended in
 // order. Barriers, copies, fills and event signals, resets and waits.
+#include <cstring>
 #include <memory>
 
 #include "driver_api.h"
@@ -49,11 +50,17 @@ ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t list, void* p
                                           ze_event_handle_t* waits) {
   DRIVER_ENTRY(zeCommandListAppendMemoryFill);
   if (!pointer || !pattern) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (pattern_size != 1) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;  // anygpu fills bytes
+  // anygpu fills 1-, 2- and 4-byte elements; the size is whole patterns, as the spec asks.
+  if (pattern_size != 1 && pattern_size != 2 && pattern_size != 4)
+    return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+  if (size % pattern_size != 0) return ZE_RESULT_ERROR_INVALID_SIZE;
   List* l = as<List>(list, Kind::list);
-  const unsigned char value = *static_cast<const unsigned char*>(pattern);
-  return append(l, signal, wait_count, waits,
-                [&] { return from_ag(cpu().memset8(pointer, value, size, l->stream)); });
+  uint32_t value = 0;
+  memcpy(&value, pattern, pattern_size);
+  const auto element_size = static_cast<unsigned>(pattern_size);
+  return append(l, signal, wait_count, waits, [&] {
+    return from_ag(cpu().fill(pointer, value, element_size, size / pattern_size, l->stream));
+  });
 }
 
 ze_result_t zeCommandListAppendBarrier(ze_command_list_handle_t list, ze_event_handle_t signal,
