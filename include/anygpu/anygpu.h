@@ -185,6 +185,10 @@ AG_API ag_result agMemcpyDtoH(ag_device device, void* dst_host, const void* src_
                               size_t bytes);
 AG_API ag_result agMemcpyDtoD(ag_device device, void* dst_device, const void* src_device,
                               size_t bytes);
+/* The direction and the device from the pointers, as CUDA's cuMemcpy with unified addressing:
+ * device memory anygpu allocated is recognised by its device; any other pointer is host memory.
+ * One side must be device memory, and both device sides of one device. */
+AG_API ag_result agMemcpy(void* dst, const void* src, size_t bytes);
 AG_API ag_result agMemsetD8(ag_device device, void* dst_device, unsigned char value, size_t bytes);
 /* `count` 16- or 32-bit elements set to `value`; dst_device aligned to the element's size. */
 AG_API ag_result agMemsetD16(ag_device device, void* dst_device, unsigned short value,
@@ -199,6 +203,7 @@ AG_API ag_result agMemcpyDtoHAsync(void* dst_host, const void* src_device, size_
                                    ag_stream stream);
 AG_API ag_result agMemcpyDtoDAsync(void* dst_device, const void* src_device, size_t bytes,
                                    ag_stream stream);
+AG_API ag_result agMemcpyAsync(void* dst, const void* src, size_t bytes, ag_stream stream);
 AG_API ag_result agMemsetD8Async(void* dst_device, unsigned char value, size_t bytes,
                                  ag_stream stream);
 AG_API ag_result agMemsetD16Async(void* dst_device, unsigned short value, size_t count,
@@ -215,6 +220,8 @@ AG_API ag_result agStreamDestroy(ag_stream stream);
 AG_API ag_result agStreamSynchronize(ag_stream stream);
 /* AG_SUCCESS when all work is done, AG_ERROR_NOT_READY otherwise. */
 AG_API ag_result agStreamQuery(ag_stream stream);
+/* The device the stream belongs to. */
+AG_API ag_result agStreamGetDevice(ag_stream stream, ag_device* device);
 /* Work submitted to `stream` after this call waits until `event`'s latest record has completed.
  * The event must belong to a device of the same backend. */
 AG_API ag_result agStreamWaitEvent(ag_stream stream, ag_event event, unsigned int flags);

@@ -93,6 +93,39 @@ ag_result fill_async(ag_stream stream, void* dst, uint32_t value, unsigned size,
   return s->device->impl->fill(dst, value, size, count, s->native);
 }
 
+// The device whose device memory (an allocation or a module variable) `pointer` is in, or nullptr:
+// host memory, pinned or not.
+Device* device_memory_owner(const void* pointer) {
+  for (Device* dev : registry().devices) {
+    AllocationKind kind;
+    if (dev->allocations.kind_at(pointer, &kind) && kind != AllocationKind::pinned_host) return dev;
+  }
+  return nullptr;
+}
+
+// agMemcpy's direction and device, from where dst and src are.
+ag_result infer_copy(void* dst, const void* src, Device** device, CopyKind* kind) {
+  if (ag_result r = require_pointer(dst, "dst")) return r;
+  if (ag_result r = require_pointer(src, "src")) return r;
+  Device* to = device_memory_owner(dst);
+  Device* from = device_memory_owner(src);
+  if (!to && !from)
+    return fail(AG_ERROR_INVALID_VALUE,
+                "neither dst %p nor src %p is device memory anygpu allocated; copy host memory "
+                "with memcpy",
+                dst, src);
+  if (to && from && to != from)
+    return fail(AG_ERROR_INVALID_VALUE,
+                "dst is memory of device %d and src of device %d; copies between devices are not "
+                "offered yet: copy through host memory",
+                to->ordinal, from->ordinal);
+  *device = to ? to : from;
+  *kind = to && from ? CopyKind::device_to_device
+          : to       ? CopyKind::host_to_device
+                     : CopyKind::device_to_host;
+  return AG_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -161,6 +194,17 @@ ag_result agMemcpyDtoD(ag_device device, void* dst, const void* src, size_t byte
   return fail_from_exception();
 }
 
+ag_result agMemcpy(void* dst, const void* src, size_t bytes) try {
+  AG_DEVICE_ENTRY();
+  Device* dev = nullptr;
+  CopyKind kind;
+  if (ag_result r = infer_copy(dst, src, &dev, &kind)) return r;
+  if (ag_result r = check_copy(*dev, kind, dst, src, bytes)) return r;
+  return dev->impl->copy(kind, dst, src, bytes, nullptr);
+} catch (...) {
+  return fail_from_exception();
+}
+
 ag_result agMemsetD8(ag_device device, void* dst, unsigned char value, size_t bytes) try {
   AG_DEVICE_ENTRY();
   return fill_sync(device, dst, value, 1, bytes);
@@ -199,6 +243,24 @@ ag_result agMemcpyDtoHAsync(void* dst, const void* src, size_t bytes, ag_stream 
 ag_result agMemcpyDtoDAsync(void* dst, const void* src, size_t bytes, ag_stream stream) try {
   AG_DEVICE_ENTRY();
   return copy_async(stream, CopyKind::device_to_device, dst, src, bytes);
+} catch (...) {
+  return fail_from_exception();
+}
+
+ag_result agMemcpyAsync(void* dst, const void* src, size_t bytes, ag_stream stream) try {
+  AG_DEVICE_ENTRY();
+  StreamRef s;
+  if (ag_result r = get_stream(stream, &s)) return r;
+  Device* dev = nullptr;
+  CopyKind kind;
+  if (ag_result r = infer_copy(dst, src, &dev, &kind)) return r;
+  if (dev != s->device)
+    return fail(AG_ERROR_INVALID_VALUE,
+                "the device memory is device %d's, the stream device %d's; copy on a stream of "
+                "device %d",
+                dev->ordinal, s->device->ordinal, dev->ordinal);
+  if (ag_result r = check_copy(*dev, kind, dst, src, bytes)) return r;
+  return dev->impl->copy(kind, dst, src, bytes, s->native);
 } catch (...) {
   return fail_from_exception();
 }

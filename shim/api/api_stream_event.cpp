@@ -58,6 +58,17 @@ ag_result agStreamQuery(ag_stream stream) try {
   return fail_from_exception();
 }
 
+ag_result agStreamGetDevice(ag_stream stream, ag_device* device) try {
+  AG_DEVICE_ENTRY();
+  StreamRef s;
+  if (ag_result r = get_stream(stream, &s)) return r;
+  if (ag_result r = require_pointer(device, "device")) return r;
+  *device = s->device->handle;
+  return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
+}
+
 ag_result agStreamWaitEvent(ag_stream stream, ag_event event, unsigned int flags) try {
   AG_DEVICE_ENTRY();
   StreamRef s;

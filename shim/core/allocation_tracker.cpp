@@ -33,6 +33,17 @@ bool AllocationTracker::contains(const void* pointer, size_t bytes) const {
   return begin + bytes <= it->first + it->second.bytes;
 }
 
+bool AllocationTracker::kind_at(const void* pointer, AllocationKind* kind) const {
+  const uintptr_t at = reinterpret_cast<uintptr_t>(pointer);
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  auto it = allocations_.upper_bound(at);
+  if (it == allocations_.begin()) return false;
+  --it;
+  if (at >= it->first + it->second.bytes) return false;
+  *kind = it->second.kind;
+  return true;
+}
+
 bool AllocationTracker::is_base(const void* base, AllocationKind kind) const {
   std::shared_lock<std::shared_mutex> lock(mutex_);
   auto it = allocations_.find(reinterpret_cast<uintptr_t>(base));

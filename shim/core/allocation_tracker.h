@@ -23,6 +23,8 @@ class AllocationTracker {
   // True when [pointer, pointer + bytes) lies inside one allocation of any kind.
   bool contains(const void* pointer, size_t bytes) const;
   bool is_base(const void* base, AllocationKind kind) const;
+  // True when `pointer` lies inside an allocation; its kind in `kind`.
+  bool kind_at(const void* pointer, AllocationKind* kind) const;
 
  private:
   struct Allocation {

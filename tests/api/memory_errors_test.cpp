@@ -250,6 +250,49 @@ TEST_F(MemoryErrorTest, WideMemsetsRejectBadHandles) {
   }
 }
 
+// agMemcpy (and Async) infer the direction: one side must be device memory, both in range.
+TEST_F(MemoryErrorTest, InferredCopiesRejectHostOnlyNullAndBadRanges) {
+  const struct {
+    const char* what;
+    void* dst;
+    const void* src;
+    size_t bytes;
+    ag_result expected;
+  } bad[] = {
+      {"two host pointers", host_dst_.data(), host_src_.data(), 16, AG_ERROR_INVALID_VALUE},
+      {"NULL dst", nullptr, device_src(), 16, AG_ERROR_INVALID_VALUE},
+      {"NULL src", device_dst(), nullptr, 16, AG_ERROR_INVALID_VALUE},
+      {"zero bytes", device_dst(), host_src_.data(), 0, AG_ERROR_INVALID_VALUE},
+      {"a device dst one byte too long", device_dst(), host_src_.data(), kBytes + 1,
+       AG_ERROR_INVALID_ADDRESS},
+      {"a device src one byte too long", host_dst_.data(), device_src(), kBytes + 1,
+       AG_ERROR_INVALID_ADDRESS},
+      {"device memory running past its end", at(device_dst(), kBytes / 2), device_src(), kBytes,
+       AG_ERROR_INVALID_ADDRESS},
+  };
+  for (const auto& b : bad) {
+    SCOPED_TRACE(b.what);
+    EXPECT_TRUE(
+        fails_with(b.expected, "agMemcpy", [&] { return agMemcpy(b.dst, b.src, b.bytes); }));
+    EXPECT_TRUE(fails_with(b.expected, "agMemcpyAsync",
+                           [&] { return agMemcpyAsync(b.dst, b.src, b.bytes, stream); }));
+    expect_nothing_changed();
+  }
+  expect_invalid_handles<ag_stream>("agMemcpyAsync", [&](ag_stream s) {
+    return agMemcpyAsync(device_dst(), host_src_.data(), kBytes, s);
+  });
+  expect_nothing_changed();
+}
+
+TEST_F(MemoryErrorTest, StreamGetDeviceRejectsBadHandlesAndNullOutput) {
+  EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, "agStreamGetDevice",
+                         [&] { return agStreamGetDevice(stream, nullptr); }));
+  expect_invalid_handles<ag_stream>("agStreamGetDevice", [&](ag_stream s) {
+    return with_untouched_output<ag_device>(
+        [&](ag_device* out) { return agStreamGetDevice(s, out); });
+  });
+}
+
 TEST_F(MemoryErrorTest, AllocationRejectsBadSizesAndNullOutput) {
   for (const Allocator& a : kAllocators) {
     EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, a.alloc_name,

@@ -123,6 +123,29 @@ TEST_P(StreamTest, WideMemsetsWriteWholeElements) {
   EXPECT_EQ(0x22222222u, w[n]);
 }
 
+// agMemcpy finds the direction from the pointers, on a stream too; agStreamGetDevice names the
+// stream's device.
+TEST_P(StreamTest, CopiesWithTheDirectionFromThePointers) {
+  ag_device of_stream = nullptr;
+  ASSERT_AG(agStreamGetDevice(stream_a, &of_stream));
+  EXPECT_EQ(device, of_stream);
+  const size_t n = 3000;
+  std::vector<int> values(n), back(n, -1);
+  for (size_t i = 0; i < n; ++i) values[i] = static_cast<int>(i * 37 % 1001);
+  DeviceBuffer<int> a(device, n), b(device, n);
+  ASSERT_AG(agMemcpy(a.get(), values.data(), n * sizeof(int)));  // host to device
+  ASSERT_AG(agMemcpy(b.get(), a.get(), n * sizeof(int)));        // device to device
+  ASSERT_AG(agMemcpy(back.data(), b.get(), n * sizeof(int)));    // device to host
+  EXPECT_EQ(values, back);
+  std::vector<int> twice(n), again(n, -1);
+  for (size_t i = 0; i < n; ++i) twice[i] = 2 * values[i];
+  ASSERT_AG(agMemcpyAsync(a.get(), twice.data(), n * sizeof(int), stream_a));
+  ASSERT_AG(agMemcpyAsync(b.get(), a.get(), n * sizeof(int), stream_a));
+  ASSERT_AG(agMemcpyAsync(again.data(), b.get(), n * sizeof(int), stream_a));
+  ASSERT_AG(agStreamSynchronize(stream_a));
+  EXPECT_EQ(twice, again);
+}
+
 // Stream B finishes its own work while stream A is held busy.
 TEST_P(StreamTest, TwoStreamsRunIndependently) {
   DeviceBuffer<int> gate(device, std::vector<int>{0, 0});
