@@ -109,16 +109,21 @@ ag_result infer_copy(void* dst, const void* src, Device** device, CopyKind* kind
   if (ag_result r = require_pointer(src, "src")) return r;
   Device* to = device_memory_owner(dst);
   Device* from = device_memory_owner(src);
-  if (!to && !from)
-    return fail(AG_ERROR_INVALID_VALUE,
-                "neither dst %p nor src %p is device memory anygpu allocated; copy host memory "
-                "with memcpy",
-                dst, src);
-  if (to && from && to != from)
-    return fail(AG_ERROR_INVALID_VALUE,
-                "dst is memory of device %d and src of device %d; copies between devices are not "
-                "offered yet: copy through host memory",
-                to->ordinal, from->ordinal);
+  // Explicit returns: the analyzer cannot see that fail() returns its (non-zero) code.
+  if (!to && !from) {
+    fail(AG_ERROR_INVALID_VALUE,
+         "neither dst %p nor src %p is device memory anygpu allocated; copy host memory with "
+         "memcpy",
+         dst, src);
+    return AG_ERROR_INVALID_VALUE;
+  }
+  if (to && from && to != from) {
+    fail(AG_ERROR_INVALID_VALUE,
+         "dst is memory of device %d and src of device %d; copies between devices are not "
+         "offered yet: copy through host memory",
+         to->ordinal, from->ordinal);
+    return AG_ERROR_INVALID_VALUE;
+  }
   *device = to ? to : from;
   *kind = to && from ? CopyKind::device_to_device
           : to       ? CopyKind::host_to_device
@@ -197,7 +202,7 @@ ag_result agMemcpyDtoD(ag_device device, void* dst, const void* src, size_t byte
 ag_result agMemcpy(void* dst, const void* src, size_t bytes) try {
   AG_DEVICE_ENTRY();
   Device* dev = nullptr;
-  CopyKind kind;
+  CopyKind kind = CopyKind::device_to_device;
   if (ag_result r = infer_copy(dst, src, &dev, &kind)) return r;
   if (ag_result r = check_copy(*dev, kind, dst, src, bytes)) return r;
   return dev->impl->copy(kind, dst, src, bytes, nullptr);
@@ -252,7 +257,7 @@ ag_result agMemcpyAsync(void* dst, const void* src, size_t bytes, ag_stream stre
   StreamRef s;
   if (ag_result r = get_stream(stream, &s)) return r;
   Device* dev = nullptr;
-  CopyKind kind;
+  CopyKind kind = CopyKind::device_to_device;
   if (ag_result r = infer_copy(dst, src, &dev, &kind)) return r;
   if (dev != s->device)
     return fail(AG_ERROR_INVALID_VALUE,
