@@ -150,7 +150,7 @@ typedef struct ag_device_properties {
   int max_block_dim[3];
   int max_grid_dim[3];
   uint64_t shared_memory_per_block; /* bytes of static plus dynamic shared memory a block may use */
-  int warp_size;                    /* warp, wavefront or sub-group width; 1 on the CPU */
+  int warp_size;                    /* warp, wavefront or sub-group width; 32 on the CPU */
   int ordinal;                      /* this device's ordinal */
 } ag_device_properties;
 

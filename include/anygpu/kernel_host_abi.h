@@ -29,8 +29,10 @@ typedef struct agk_dim3 {
 extern "C" {
 #endif
 
-/* 2 appended agk_kernel_desc::run_blocks_wi. The runtime takes 1 and 2. */
-#define AGK_HOST_ABI_VERSION 2u
+/* 2 appended agk_kernel_desc::run_blocks_wi; 3 appended agk_thread_ctx::warp_exchange and
+ * warp_size (the runtime fills them for every code object; only a 3 reads them). The runtime
+ * takes 1 to 3. */
+#define AGK_HOST_ABI_VERSION 3u
 #define AGK_HOST_ABI_MIN_VERSION 1u
 #define AGK_HOST_ABI_SYMBOL "anygpu_host_abi"
 #define AGK_KERNEL_SYMBOL_PREFIX "anygpu_kernel_"
@@ -50,6 +52,15 @@ typedef struct agk_thread_ctx {
   void (*finish_block)(struct agk_thread_ctx* ctx);
   unsigned int converted;
   void* runtime; /* runtime-private */
+  /* ABI 3: the warp functions' one primitive. The thread gives `value` and waits until every live
+   * lane of its warp named in `mask` (bit i: lane i; the caller's own bit is implied) has called
+   * it too; then *values points at the values those lanes gave, indexed by lane, valid until the
+   * thread's next call. Returns the lanes that took part: `mask` less the lanes that have exited.
+   * May switch to other threads of the block, as `barrier` does. */
+  unsigned long long (*warp_exchange)(struct agk_thread_ctx* ctx, unsigned long long mask,
+                                      unsigned long long value, const unsigned long long** values);
+  /* Lanes per warp: threads with linear ids [k * warp_size, (k + 1) * warp_size) of a block. */
+  unsigned int warp_size;
 } agk_thread_ctx;
 
 /* AG_PARAM_* values of anygpu.h */

@@ -28,6 +28,8 @@ BlockRunner::BlockRunner() : native_(current_thread_context()) {
   watch_thread(&watched_);
   ctx_.barrier = &BlockRunner::on_barrier;
   ctx_.finish_block = &BlockRunner::on_finish_block;
+  ctx_.warp_exchange = &BlockRunner::on_warp_exchange;
+  ctx_.warp_size = kCpuWarpSize;
   ctx_.runtime = this;
 }
 
@@ -79,6 +81,8 @@ bool BlockRunner::run_blocks(const LaunchPacket& packet, uint32_t block_begin, u
   ctx_.converted = 0;
   ctx_.barrier = packet.kernel->work_item_loops ? &BlockRunner::on_work_item_barrier
                                                 : &BlockRunner::on_barrier;
+  ctx_.warp_exchange = packet.kernel->work_item_loops ? &BlockRunner::on_work_item_warp_exchange
+                                                      : &BlockRunner::on_warp_exchange;
   watched_.launch_started_ns.store(started_ns, std::memory_order_release);
   const bool finished =
       KernelFaultScope::run(&BlockRunner::run_kernel, this, &BlockRunner::before_fault_jump, fault);
@@ -184,6 +188,9 @@ void BlockRunner::convert(uint32_t native_thread) {
     fiber_of_thread_[t] = pooled;
   }
   live_ = n - native_thread;
+  barrier_arrived_ = 0;
+  blocked_ = 0;
+  lanes_.reset(n, kCpuWarpSize, native_thread);
 }
 
 void BlockRunner::unlink(uint32_t thread) {
@@ -201,7 +208,58 @@ void BlockRunner::on_barrier(agk_thread_ctx* ctx) {
   auto* runner = static_cast<BlockRunner*>(ctx->runtime);
   const uint32_t thread = runner->linear_thread(ctx->thread_idx);
   if (!runner->converted_) runner->convert(thread);
-  runner->yield_from(thread);
+  const uint32_t generation = runner->barrier_generation_;
+  if (++runner->barrier_arrived_ == runner->live_) {
+    runner->release_barrier(runner->barrier_arrived_ - 1);  // the last to arrive goes on at once
+    return;
+  }
+  ++runner->blocked_;
+  if (runner->blocked_ == runner->live_) runner->stop_deadlocked(thread);
+  while (runner->barrier_generation_ == generation) runner->yield_from(thread);
+}
+
+void BlockRunner::release_barrier(uint32_t waiting) {
+  ++barrier_generation_;
+  blocked_ -= waiting;
+  barrier_arrived_ = 0;
+}
+
+// A thread's body returned. Threads exited do not hold a barrier or a warp function back (as
+// on a GPU since Volta).
+void BlockRunner::thread_exited(uint32_t thread) {
+  unlink(thread);
+  blocked_ -= lanes_.exit(thread);
+  if (barrier_arrived_ > 0 && barrier_arrived_ == live_) release_barrier(barrier_arrived_);
+  if (live_ > 0 && blocked_ == live_) stop_deadlocked(thread);
+}
+
+unsigned long long BlockRunner::on_warp_exchange(agk_thread_ctx* ctx, unsigned long long mask,
+                                                 unsigned long long value,
+                                                 const unsigned long long** values) {
+  auto* runner = static_cast<BlockRunner*>(ctx->runtime);
+  const uint32_t thread = runner->linear_thread(ctx->thread_idx);
+  if (!runner->converted_) runner->convert(thread);
+  WarpLanes& lanes = runner->lanes_;
+  ++runner->blocked_;
+  runner->blocked_ -= lanes.arrive(thread, mask, value);
+  if (!lanes.released(thread)) {
+    if (runner->blocked_ == runner->live_) runner->stop_deadlocked(thread);
+    while (!lanes.released(thread)) runner->yield_from(thread);
+  }
+  const uint64_t* snapshot = nullptr;
+  const uint64_t taking_part = lanes.result(thread, &snapshot);
+  static_assert(sizeof(uint64_t) == sizeof(unsigned long long));
+  *values = reinterpret_cast<const unsigned long long*>(snapshot);
+  return taking_part;
+}
+
+// A kernel the barrier pass made into loops has no warp function (the pass leaves those on
+// fibers), so only code the pass could not see gets here.
+unsigned long long BlockRunner::on_work_item_warp_exchange(agk_thread_ctx* ctx, unsigned long long,
+                                                           unsigned long long,
+                                                           const unsigned long long**) {
+  on_work_item_barrier(ctx);
+  return 0;
 }
 
 void BlockRunner::on_work_item_barrier(agk_thread_ctx* ctx) {
@@ -216,12 +274,25 @@ void BlockRunner::on_work_item_barrier(agk_thread_ctx* ctx) {
   abort();
 }
 
+// Every live thread waits, at a barrier or in a warp function, for threads that never come: on a
+// GPU the block would hang. The launch fails instead, naming what each warp waits in.
+void BlockRunner::stop_deadlocked(uint32_t thread) {
+  KernelFault fault;
+  fault.reason =
+      "every live thread of the block waits, in __syncthreads() or in a warp function "
+      "(__shfl_sync, __ballot_sync, __syncwarp, ...), for threads that exited or wait elsewhere: "
+      "on a GPU the block would hang. CUDA requires all threads of a block to reach the same "
+      "__syncthreads(), and all live lanes named in a warp function's mask to call it";
+  (void)thread;
+  KernelFaultScope::abandon(fault);
+}
+
 void BlockRunner::on_finish_block(agk_thread_ctx* ctx) {
   // The native thread's body returned; let the fibers finish, then continue the block loop.
   auto* runner = static_cast<BlockRunner*>(ctx->runtime);
   const uint32_t native = runner->native_thread_;
   const uint32_t next = runner->next_[native];
-  runner->unlink(native);
+  runner->thread_exited(native);
   if (runner->live_ > 0) switch_context(runner->native_, runner->context_of(next));
   runner->converted_ = false;
   runner->ctx_.converted = 0;
@@ -229,7 +300,7 @@ void BlockRunner::on_finish_block(agk_thread_ctx* ctx) {
 
 void BlockRunner::finish_fiber_thread(uint32_t thread) {
   const uint32_t next = next_[thread];
-  unlink(thread);
+  thread_exited(thread);
   ExecutionContext& self = context_of(thread);
   // The last thread to finish hands control back to the native thread, waiting in on_finish_block.
   switch_context(self, live_ > 0 ? context_of(next) : native_);

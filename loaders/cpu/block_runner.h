@@ -1,8 +1,9 @@
 // Runs blocks of a launch on the calling OS thread. A block starts as a plain loop over its
-// threads on this thread's own stack. If a thread reaches __syncthreads(), the block converts:
-// that thread keeps the native stack, every later thread gets a pooled fiber, and the threads take
-// turns in a fixed cycle, so each barrier is passed only after every live thread reached it. A
-// kernel without barriers never touches a fiber. One runner per OS thread (thread_local).
+// threads on this thread's own stack. If a thread reaches __syncthreads() or a warp function, the
+// block converts: that thread keeps the native stack, every later thread gets a pooled fiber, and
+// the threads take turns in a fixed cycle. A thread waiting (at a barrier until every live thread
+// reached it, in a warp function until the lanes of its mask did) passes its turn on. A kernel
+// without barriers or warp functions never touches a fiber. One runner per OS thread.
 #pragma once
 
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include "host_kernel.h"
 #include "kernel_fault_trap.h"
 #include "kernel_watchdog.h"
+#include "warp_lanes.h"
 
 namespace anygpu::cpu {
 
@@ -44,6 +46,12 @@ class BlockRunner {
   static void on_barrier(agk_thread_ctx* ctx);
   static void on_work_item_barrier(agk_thread_ctx* ctx);
   static void on_finish_block(agk_thread_ctx* ctx);
+  static unsigned long long on_warp_exchange(agk_thread_ctx* ctx, unsigned long long mask,
+                                             unsigned long long value,
+                                             const unsigned long long** values);
+  static unsigned long long on_work_item_warp_exchange(agk_thread_ctx* ctx, unsigned long long,
+                                                       unsigned long long,
+                                                       const unsigned long long**);
   static void fiber_main(void* pooled_fiber);
   static void run_kernel(void* runner);
   static void before_fault_jump(void* runner, uintptr_t stack_pointer);
@@ -57,6 +65,10 @@ class BlockRunner {
   void unlink(uint32_t thread);
   void yield_from(uint32_t thread);
   void finish_fiber_thread(uint32_t thread);  // never returns until the fiber is reused
+  void thread_exited(uint32_t thread);
+  void release_barrier(uint32_t waiting);
+  void wait_turns(uint32_t thread);  // counts as blocked; the deadlock check
+  [[noreturn]] void stop_deadlocked(uint32_t thread);
 
   const LaunchPacket* packet_ = nullptr;
   uint32_t block_begin_ = 0, block_end_ = 0;
@@ -70,6 +82,10 @@ class BlockRunner {
   uint32_t native_thread_ = 0;
   uint32_t live_ = 0;
   std::vector<uint32_t> next_, previous_;
+  // Waiting threads pass their turn on. The barrier opens when every live thread arrived; a warp
+  // exchange when the lanes of its mask did (lanes_). blocked_ counts the threads waiting.
+  uint32_t barrier_arrived_ = 0, barrier_generation_ = 0, blocked_ = 0;
+  WarpLanes lanes_;
   std::vector<agk_thread_ctx> thread_ctx_;
   // The launch shape thread_ctx_[prepared_from_, n) was prepared for.
   agk_dim3 prepared_block_{0, 0, 0}, prepared_grid_{0, 0, 0};

@@ -13,6 +13,7 @@
 #include "shim/core/backend.h"
 #include "shim/core/error.h"
 #include "system_info.h"
+#include "warp_lanes.h"
 #include "worker_pool.h"
 
 namespace anygpu {
@@ -50,7 +51,7 @@ class CpuDevice final : public DeviceBackend {
     p.max_grid_dim[1] = 65535;
     p.max_grid_dim[2] = 65535;
     p.shared_memory_per_block = kSharedMemoryPerBlock;
-    p.warp_size = 1;
+    p.warp_size = static_cast<int>(kCpuWarpSize);
     return p;
   }
 

@@ -27,6 +27,10 @@ void DeviceFaultState::record(const char* kernel, const agk_dim3& block, const a
         "%s at instruction 0x%" PRIxPTR ". %s",
         kernel, static_cast<long long>(kernel_timeout_ms()), where.c_str(),
         reinterpret_cast<uintptr_t>(fault.instruction), consequence);
+  } else if (fault.reason) {
+    code_ = AG_ERROR_LAUNCH_FAILED;
+    detail_ = strprintf("kernel '%s' was stopped in %s: %s. %s", kernel, where.c_str(),
+                        fault.reason, consequence);
   } else {
     code_ = AG_ERROR_LAUNCH_FAILED;
     detail_ = strprintf(

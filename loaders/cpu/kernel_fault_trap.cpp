@@ -238,10 +238,12 @@ bool KernelFaultScope::run(Body body, void* argument, BeforeJump before_jump, Ke
   // The mask is not saved (that would cost a system call per chunk of blocks); the handler
   // returns through the jump with its signal blocked, so it is unblocked here.
   if (sigsetjmp(jump, 0) != 0) {  // NOLINT(cert-err52-cpp)
-    sigset_t signals;
-    sigemptyset(&signals);
-    sigaddset(&signals, fault.signal);
-    pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
+    if (fault.signal != 0) {      // 0: abandon(), no handler ran
+      sigset_t signals;
+      sigemptyset(&signals);
+      sigaddset(&signals, fault.signal);
+      pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
+    }
     return false;
   }
   trap.jump = &jump;
@@ -252,6 +254,17 @@ bool KernelFaultScope::run(Body body, void* argument, BeforeJump before_jump, Ke
   return true;
 }
 
+void KernelFaultScope::abandon(const KernelFault& fault) {
+  ThreadTrap& trap = t_trap;
+  if (!trap.jump) abort();  // not inside run: a bug in the runtime
+  *trap.fault = fault;
+  if (trap.before_jump)
+    trap.before_jump(trap.argument, reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
+  sigjmp_buf* jump = trap.jump;
+  trap.jump = nullptr;
+  siglongjmp(*jump, 1);  // NOLINT(cert-err52-cpp): as jump_out
+}
+
 void interrupt_kernel(pthread_t thread) {
   sigval value{};
   value.sival_ptr = &g_watchdog_tag;
@@ -260,6 +273,7 @@ void interrupt_kernel(pthread_t thread) {
 
 const char* describe_fault(const KernelFault& fault) {
   if (fault.timed_out) return "stopped by the watchdog";
+  if (fault.reason) return fault.reason;
   switch (fault.signal) {
     case SIGSEGV:
       return fault.code == SEGV_ACCERR ? "segmentation fault (access to protected memory)"

@@ -17,7 +17,8 @@ struct KernelFault {
   int code = 0;                   // siginfo's si_code
   const void* address = nullptr;  // the faulting data address (si_addr)
   const void* instruction = nullptr;
-  bool timed_out = false;  // stopped by the watchdog (interrupt_kernel), not a fault
+  bool timed_out = false;        // stopped by the watchdog (interrupt_kernel), not a fault
+  const char* reason = nullptr;  // stopped by the runtime (KernelFaultScope::abandon): why
 };
 
 // Records the executable ranges of a host code object just loaded by dlopen (its handle), so a
@@ -36,6 +37,9 @@ struct KernelFaultScope {
   using Body = void (*)(void* argument);
   using BeforeJump = void (*)(void* argument, uintptr_t stack_pointer);
   static bool run(Body body, void* argument, BeforeJump before_jump, KernelFault& fault);
+  // Called by the runtime inside run's body (on its thread, perhaps on a fiber): leaves the
+  // kernel as a fault would, with `fault`, which should say why in `reason`.
+  [[noreturn]] static void abandon(const KernelFault& fault);
 };
 
 // Asks `thread` to abandon the blocks it is running, as timed out: the same jump as a fault, taken

@@ -846,7 +846,7 @@ TEST(BarrierPass, EveryCppKernelHasLoopsWhenThePassIsOn) {
   for (const Case& c : cases()) {
     const agk_kernel_desc* desc = descriptor(c.kernel);
     ASSERT_NE(nullptr, desc) << c.kernel;
-    EXPECT_EQ(2u, desc->abi_version);
+    EXPECT_EQ(3u, desc->abi_version);
     EXPECT_NE(nullptr, desc->run_blocks_wi) << c.kernel;
     EXPECT_NE(desc->run_blocks, desc->run_blocks_wi) << c.kernel;
   }
