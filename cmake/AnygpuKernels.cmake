@@ -203,7 +203,8 @@ function(_anygpu_add_ptx out name arch sources)
   _anygpu_ptx_isa(${arch} isa)
   set(dir "${CMAKE_BINARY_DIR}/kernels/${name}/${arch}")
   set(output "${CMAKE_BINARY_DIR}/kernels/${name}.${arch}.ptx")
-  set(flags --cuda-gpu-arch=${arch} --cuda-feature=+ptx${isa} -O3)
+  # AGK_PTX_ISA: the warp functions pick the instructions the PTX version has (warp_gpu.h).
+  set(flags --cuda-gpu-arch=${arch} --cuda-feature=+ptx${isa} -DAGK_PTX_ISA=${isa} -O3)
   _anygpu_compile_bitcode(bitcode "${dir}" "PTX ${arch}" SOURCES ${sources}
     COMMAND "${ANYGPU_GPU_CLANG}" -x cuda --cuda-device-only -nocudainc -nocudalib
             -Wno-unknown-cuda-version ${flags})
@@ -250,11 +251,13 @@ endfunction()
 # HIP mode for spirv64, to spir64 bitcode, linked, translated. Before translation, the loop
 # metadata (#pragma unroll, C++'s forward-progress guarantee) is dropped: llvm-spirv 15 turns it
 # into loop merges that spirv-val rejects (blocks before their dominators, merge = continue);
-# so is HIP mode's llvm.compiler.used, whose casts to the private address space SPIR-V forbids;
-# the modules' OpenCL versions (HIP mode's is 0.0) are made one, as llvm-spirv requires; and the
-# extern __shared__ arrays get a size (anygpu-pack shared-memory --spirv); and the blocks of every
-# function are put in dominance order (anygpu-pack block-order), which SPIR-V requires and LLVM's
-# block order need not give (a rotated loop's exit block may come before the loop's body).
+# `freeze`, which llvm-spirv 15 cannot translate (LLVM makes it for a division by a value it
+# cannot prove non-poison, such as warpSize), becomes a no-op bitcast (SPIR-V has no poison);
+# HIP mode's llvm.compiler.used, whose casts to the private address space SPIR-V forbids, is
+# dropped; the modules' OpenCL versions (HIP mode's is 0.0) are made one, as llvm-spirv requires;
+# the extern __shared__ arrays get a size (anygpu-pack shared-memory --spirv); and the blocks of
+# every function are put in dominance order (anygpu-pack block-order), which SPIR-V requires and
+# LLVM's block order need not give (a rotated loop's exit block may come before the loop's body).
 function(_anygpu_add_spirv out name opencl_sources hip_sources)
   set(dir "${CMAKE_BINARY_DIR}/kernels/${name}/spirv")
   set(linked "${dir}/${name}.ll")
@@ -271,13 +274,14 @@ function(_anygpu_add_spirv out name opencl_sources hip_sources)
   add_custom_command(OUTPUT "${output}"
     COMMAND "${ANYGPU_SPIRV_LINK}" -S ${bitcode} -o "${linked}"
     COMMAND sed -E -i -e "s/, !llvm\\.loop ![0-9]+//g" -e "/^@llvm\\.compiler\\.used = /d"
+            -e "s/= freeze ([a-z0-9]+) (.+)$/= bitcast \\1 \\2 to \\1/"
             -e "s/^(!opencl\\.ocl\\.version = !\\{![0-9]+).*/\\1}/" "${linked}"
     COMMAND ${packer} shared-memory --spirv ${ANYGPU_SPIRV_DYNAMIC_SHARED_BYTES} -o "${sized}"
             "${linked}"
     COMMAND ${packer} block-order -o "${ordered}" "${sized}"
     COMMAND "${ANYGPU_SPIRV_AS}" "${ordered}" -o "${dir}/${name}.bc"
-    COMMAND "${ANYGPU_LLVM_SPIRV}" --spirv-max-version=${ANYGPU_SPIRV_VERSION} "${dir}/${name}.bc"
-            -o "${output}"
+    COMMAND "${ANYGPU_LLVM_SPIRV}" --spirv-max-version=${ANYGPU_SPIRV_VERSION}
+            --spirv-ext=+SPV_INTEL_subgroups "${dir}/${name}.bc" -o "${output}"
     DEPENDS ${bitcode} ${packer} COMMENT "anygpu kernels: ${name}.spv" VERBATIM)
   set(${out} "${output}" PARENT_SCOPE)
 endfunction()

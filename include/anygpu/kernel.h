@@ -53,6 +53,7 @@
 #endif
 #ifdef __cplusplus
 #include "detail/cuda_syntax.h"
+#include "detail/warp_functions.h"
 #endif
 
 #endif /* ANYGPU_KERNEL_H */

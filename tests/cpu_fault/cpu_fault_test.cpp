@@ -181,6 +181,24 @@ TEST(CpuKernelFault, IntegerDivideByZeroFailsTheLaunch) {
   run_in_fresh_process(divide_by_zero);
 }
 
+// Lanes that wait in __shfl_sync for lanes that wait at __syncthreads() for them
+// (tests/cpu_fault/warp_deadlock.cu): the launch fails, naming the kernel and the block, instead
+// of the block hanging.
+void lanes_wait_for_each_other() {
+  FaultModule m;
+  void* out = nullptr;
+  CHILD_AG(agMemAlloc(m.device, 64 * sizeof(int), &out));
+  void* params[] = {&out};
+  CHILD_AG(agLaunchKernel(m.function("shuffle_against_barrier"), 2, 1, 1, 32, 1, 1, 0, m.stream,
+                          params, nullptr));
+  expect_sticky_fault(m, {"kernel '_Z23shuffle_against_barrierPi'", "block 0 ",
+                          "waits, in __syncthreads() or in a warp function"});
+}
+
+TEST(CpuKernelFault, LanesWaitingForEachOtherFailTheLaunch) {
+  run_in_fresh_process(lanes_wait_for_each_other);
+}
+
 // Launched without dynamic shared memory, a kernel that uses it faults at once.
 void dynamic_shared_missing() {
   FaultModule m;

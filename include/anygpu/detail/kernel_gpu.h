@@ -206,6 +206,7 @@ struct agk_param_record<void()> {
   AGK_KERNEL_ENTRY void name AGK_KERNEL_PARAMS params
 
 #include "atomics_gpu.h"
+#include "warp_gpu.h"
 
 /* Math, part 1: IEEE operations, exact on every target, float and double (and the C++ float
  * overloads). OpenCL has the overloaded names already and gets the C names with f; HIP-mode

@@ -512,6 +512,7 @@ const agk_kernel_desc* describe_function(const char* name, agk_run_blocks_fn run
   void agk_kernel_##name::run params
 
 #include "atomics_host.h"
+#include "warp_host.h"
 #endif /* __cplusplus */
 
 #endif /* ANYGPU_DETAIL_KERNEL_HOST_H */
