@@ -1,4 +1,4 @@
-// Kernels at the edge of what the barrier pass handles: one it cannot rewrite, which keeps the
+// Kernels at the edge of what the barrier pass handles: two it cannot rewrite, which keep the
 // fiber path while the build says why (tests/barrier_pass/CMakeLists.txt checks the message),
 // and one whose threads leave at different points; rejected_test.cpp checks their results.
 #include <anygpu/kernel.h>
@@ -29,4 +29,27 @@ AG_KERNEL(early_return, (int n, AG_GLOBAL int* data)) {
   __syncthreads();
   unsigned count = (unsigned)n - base < blockDim.x ? (unsigned)n - base : blockDim.x;
   data[base + t] = values[count - 1 - t];
+}
+
+// Rejected for now: warp functions, which the pass leaves to fibers. Each warp's lanes add up
+// their values with a butterfly of shuffles; every lane writes its warp's sum.
+AG_KERNEL(warp_sums, (AG_GLOBAL int* data)) {
+  unsigned t = threadIdx.x, base = blockIdx.x * blockDim.x;
+  int sum = data[base + t];
+  for (int offset = warpSize / 2; offset > 0; offset /= 2)
+    sum += __shfl_xor_sync(0xffffffff, sum, offset);
+  __syncthreads();
+  data[base + t] = sum;
+}
+
+// Pre-Volta warp-synchronous code: a volatile shared-memory tail with no __syncwarp(), which
+// trusts a warp's lanes to run in lockstep. The build warns (tests/barrier_pass/CMakeLists.txt).
+AG_KERNEL(lockstep_tail, (AG_GLOBAL int* data)) {
+  __shared__ int sums[64];
+  unsigned t = threadIdx.x;
+  sums[t] = data[t] + data[t + 32];
+  volatile int* tail = sums;
+  if (t < 16) tail[t] += tail[t + 16];
+  if (t < 8) tail[t] += tail[t + 8];
+  if (t == 0) data[0] = tail[0];
 }

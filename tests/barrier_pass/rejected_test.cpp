@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 
 #include <anygpu/kernel_host_abi.h>
 
@@ -14,20 +15,43 @@ using namespace anygpu_test;
 
 namespace {
 
-TEST(BarrierPassRejected, KeepsTheFiberPathAndRunsCorrectly) {
-  void* handle = dlopen(ANYGPU_TEST_REJECTED_PATH, RTLD_NOW | RTLD_LOCAL);
-  ASSERT_NE(nullptr, handle) << dlerror();
+// The descriptor of `kernel` in the image's host code object, or nullptr.
+const agk_kernel_desc* descriptor(const char* kernel) {
+  static void* handle = dlopen(ANYGPU_TEST_REJECTED_PATH, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) return nullptr;
   auto describe = reinterpret_cast<const agk_kernel_desc* (*)()>(
-      dlsym(handle, AGK_KERNEL_SYMBOL_PREFIX "indirect_call"));
-  ASSERT_NE(nullptr, describe);
-  EXPECT_EQ(nullptr, describe()->run_blocks_wi);
+      dlsym(handle, (std::string(AGK_KERNEL_SYMBOL_PREFIX) + kernel).c_str()));
+  return describe ? describe() : nullptr;
+}
 
+// `kernel` has no loops: the pass left it on fibers.
+void expect_left_on_fibers(const char* kernel) {
+  const agk_kernel_desc* desc = descriptor(kernel);
+  ASSERT_NE(nullptr, desc) << kernel << ": " << dlerror();
+  EXPECT_EQ(nullptr, desc->run_blocks_wi) << kernel;
+}
+
+// The image loaded into the CPU device, and its kernel `name`.
+struct RejectedImage {
+  RejectedImage() {
+    EXPECT_EQ(AG_SUCCESS, agModuleLoadData(cpu_device(), anygpu_image_barrier_pass_rejected,
+                                           anygpu_image_barrier_pass_rejected_size, &module))
+        << last_detail();
+  }
+  ~RejectedImage() { EXPECT_EQ(AG_SUCCESS, agModuleUnload(module)); }
+  ag_function function(const char* name) const {
+    ag_function kernel = nullptr;
+    EXPECT_EQ(AG_SUCCESS, agModuleGetFunction(module, name, &kernel)) << last_detail();
+    return kernel;
+  }
   ag_module module = nullptr;
-  ASSERT_EQ(AG_SUCCESS, agModuleLoadData(cpu_device(), anygpu_image_barrier_pass_rejected,
-                                         anygpu_image_barrier_pass_rejected_size, &module))
-      << last_detail();
-  ag_function kernel = nullptr;
-  ASSERT_EQ(AG_SUCCESS, agModuleGetFunction(module, "indirect_call", &kernel)) << last_detail();
+};
+
+TEST(BarrierPassRejected, KeepsTheFiberPathAndRunsCorrectly) {
+  expect_left_on_fibers("indirect_call");
+  RejectedImage image;
+  ag_function kernel = image.function("indirect_call");
+  ASSERT_NE(nullptr, kernel);
   for (unsigned block : {1u, 7u, 64u, 1024u}) {
     const unsigned grid = 3;
     std::vector<int> values(grid * block);
@@ -43,20 +67,16 @@ TEST(BarrierPassRejected, KeepsTheFiberPathAndRunsCorrectly) {
         ASSERT_EQ(2 * values[b * block + block - 1 - t], out[b * block + t])
             << "block size " << block << ", block " << b << ", thread " << t;
   }
-  EXPECT_EQ(AG_SUCCESS, agModuleUnload(module));
 }
 
 // Some threads return before the barrier: the same results through the loops and fibers.
 TEST(BarrierPassEdges, ThreadsThatReturnBeforeABarrier) {
   for (const char* loops : {"1", "0"}) {
     setenv("ANYGPU_CPU_WORKITEM_LOOPS", loops, 1);
-    ag_module module = nullptr;
-    ASSERT_EQ(AG_SUCCESS, agModuleLoadData(cpu_device(), anygpu_image_barrier_pass_rejected,
-                                           anygpu_image_barrier_pass_rejected_size, &module))
-        << last_detail();
-    ag_function kernel = nullptr;
-    ASSERT_EQ(AG_SUCCESS, agModuleGetFunction(module, "early_return", &kernel)) << last_detail();
+    RejectedImage image;
+    ag_function kernel = image.function("early_return");
     unsetenv("ANYGPU_CPU_WORKITEM_LOOPS");
+    ASSERT_NE(nullptr, kernel);
     for (unsigned block : {1u, 7u, 64u, 256u, 1024u}) {
       int n = 3000;
       const unsigned grid = (n + block - 1) / block;
@@ -75,16 +95,35 @@ TEST(BarrierPassEdges, ThreadsThatReturnBeforeABarrier) {
               << "loops " << loops << ", block size " << block << ", block " << b;
       }
     }
-    EXPECT_EQ(AG_SUCCESS, agModuleUnload(module));
   }
 #ifdef ANYGPU_TEST_BARRIER_PASS
-  void* handle = dlopen(ANYGPU_TEST_REJECTED_PATH, RTLD_NOW | RTLD_LOCAL);
-  ASSERT_NE(nullptr, handle) << dlerror();
-  auto describe = reinterpret_cast<const agk_kernel_desc* (*)()>(
-      dlsym(handle, AGK_KERNEL_SYMBOL_PREFIX "early_return"));
-  ASSERT_NE(nullptr, describe);
-  EXPECT_NE(nullptr, describe()->run_blocks_wi);
+  const agk_kernel_desc* desc = descriptor("early_return");
+  ASSERT_NE(nullptr, desc) << dlerror();
+  EXPECT_NE(nullptr, desc->run_blocks_wi);
 #endif
+}
+
+// A kernel with warp functions stays on fibers (the build says why) and gives each warp's sum.
+TEST(BarrierPassRejected, WarpFunctionsKeepTheFiberPath) {
+  expect_left_on_fibers("warp_sums");
+  RejectedImage image;
+  ag_function kernel = image.function("warp_sums");
+  ASSERT_NE(nullptr, kernel);
+  const unsigned grid = 3, block = 128;
+  std::vector<int> values(grid * block);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i % 7) - 2;
+  DeviceBuffer<int> data(cpu_device(), values);
+  void* params[] = {data.param()};
+  ASSERT_EQ(AG_SUCCESS,
+            agLaunchKernel(kernel, grid, 1, 1, block, 1, 1, 0, nullptr, params, nullptr))
+      << last_detail();
+  const std::vector<int> out = data.download();
+  for (size_t warp = 0; warp < values.size() / 32; ++warp) {
+    int sum = 0;
+    for (size_t lane = 0; lane < 32; ++lane) sum += values[warp * 32 + lane];
+    for (size_t lane = 0; lane < 32; ++lane)
+      ASSERT_EQ(sum, out[warp * 32 + lane]) << "warp " << warp << ", lane " << lane;
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -49,6 +50,23 @@ int verbosity() {
   return level;
 }
 
+// Pre-Volta warp-synchronous code: volatile accesses to shared memory (thread-local on the host)
+// with no __syncwarp() between them, trusting a warp's lanes to run in lockstep. The CPU device
+// runs them one after another, so such code computes something else; the build says so.
+bool volatile_shared_access(Function& entry) {
+  for (Instruction& instruction : instructions(entry)) {
+    const Value* pointer = nullptr;
+    if (auto* load = dyn_cast<LoadInst>(&instruction); load && load->isVolatile())
+      pointer = load->getPointerOperand();
+    if (auto* store = dyn_cast<StoreInst>(&instruction); store && store->isVolatile())
+      pointer = store->getPointerOperand();
+    if (!pointer) continue;
+    const auto* object = dyn_cast<GlobalVariable>(getUnderlyingObject(pointer, 0));
+    if (object && object->isThreadLocal()) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void clean_up(Function& entry, FunctionAnalysisManager& analyses, bool rewritten) {
@@ -79,16 +97,20 @@ void clean_up(Function& entry, FunctionAnalysisManager& analyses, bool rewritten
 
 // Clang marks nothing convergent outside GPU targets. Without it, jump threading and friends may
 // copy a barrier into both sides of an `if (threadIdx.x == 0)`, and the copies become barriers
-// that only some threads reach. So before any optimisation: the barrier marker, every call to
-// it, and every function (and call) that can reach it.
+// that only some threads reach. So before any optimisation: the barrier and warp-exchange
+// markers, every call to them, and every function (and call) that can reach them.
 PreservedAnalyses MarkConvergentPass::run(Module& module, ModuleAnalysisManager&) {
-  Function* barrier = module.getFunction(kBarrier);
-  if (!barrier) return PreservedAnalyses::all();
-  // Its call through ctx->barrier too, or LLVM would find that nothing convergent happens inside
-  // it and drop the attribute from it and its callers.
-  for (Instruction& instruction : instructions(*barrier))
-    if (auto* call = dyn_cast<CallBase>(&instruction)) call->setConvergent();
-  SmallVector<Function*, 8> work{barrier};
+  SmallVector<Function*, 8> work;
+  for (const char* name : {kBarrier, kWarpExchange}) {
+    Function* marker = module.getFunction(name);
+    if (!marker) continue;
+    // Its call through ctx->barrier too, or LLVM would find that nothing convergent happens
+    // inside it and drop the attribute from it and its callers.
+    for (Instruction& instruction : instructions(*marker))
+      if (auto* call = dyn_cast<CallBase>(&instruction)) call->setConvergent();
+    work.push_back(marker);
+  }
+  if (work.empty()) return PreservedAnalyses::all();
   SmallPtrSet<Function*, 16> done;
   while (!work.empty()) {
     Function* function = work.pop_back_val();
@@ -157,6 +179,13 @@ PreservedAnalyses WorkItemLoopsPass::run(Module& module, ModuleAnalysisManager& 
     if (!state || state->isDeclaration()) why = "its state flag is missing";
     for (Function* version : versions)
       if (why.empty()) why = rewrite(*version, analyses);
+    if (volatile_shared_access(*versions.front()))
+      errs() << "anygpu barrier pass: warning: kernel " << kernel
+             << " reads or writes shared memory through volatile pointers, as pre-Volta "
+                "warp-synchronous code does; the CPU device runs a warp's lanes one after "
+                "another, not in lockstep, so such code gives other results there: as CUDA asks "
+                "since Volta, "
+                "put __syncwarp() between each step's reads and its writes\n";
     if (!why.empty()) {
       for (Function* version : versions) leave_to_fibers(*version);
       errs() << "anygpu barrier pass: kernel " << kernel << " stays on fibers: " << why << "\n";

@@ -25,7 +25,7 @@ namespace {
 
 bool is_marker(const Function& function) {
   const StringRef name = function.getName();
-  return name == kLocalId || name == kBarrier || name == kDivergent;
+  return name == kLocalId || name == kBarrier || name == kDivergent || name == kWarpExchange;
 }
 
 // Helpers are static inline, so this normally finds little left after clang's own inliner.
@@ -64,6 +64,9 @@ std::string check(Function& entry) {
     if (!callee) return "it makes an indirect call, which might reach a barrier";
     if (call->hasFnAttr(Attribute::ReturnsTwice)) return "it calls setjmp";
     if (callee->getIntrinsicID() == Intrinsic::stacksave) return "it saves the stack pointer";
+    if (callee->getName() == kWarpExchange)
+      return "it calls warp functions (__shfl_sync, __ballot_sync, __syncwarp, ...), which the "
+             "pass does not make into loops yet";
     if (callee->getName() == kLocalId && !isa<ConstantInt>(call->getArgOperand(1)))
       return "it reads threadIdx with a run-time dimension";
   }

@@ -19,6 +19,8 @@ inline constexpr const char* kStatePrefix = "agk_wi_state_";   // set to 1 once 
 inline constexpr const char* kLocalId = "agk_wi_local_id";     // unsigned(ctx*, unsigned dim)
 inline constexpr const char* kBarrier = "agk_wi_barrier";      // void(ctx*, x, y, z, ctx**)
 inline constexpr const char* kDivergent = "agk_wi_divergent";  // void(ctx*), never returns
+// ull(ctx*, mask, value, const ull** values): every warp function's exchange (kernel_host.h)
+inline constexpr const char* kWarpExchange = "agk_wi_warp_exchange";
 // The most threads a CPU block has (the backend's max_threads_per_block).
 inline constexpr unsigned kMaxThreads = 1024;
 // agk_thread_ctx (kernel_host_abi.h): thread_idx at 0, then block_idx, block_dim, grid_dim, ...
