@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check_cooperative_groups_errors.sh CLANG INCLUDE_DIR SOURCE
-# A kernel that calls grid_group::sync() or cg::tiled_partition does not build, and the compiler's
-# message says what anygpu lacks and what to write instead.
+# A kernel that calls grid_group::sync() or asks for a tile wider than a warp does not build, and
+# the compiler's message says what anygpu lacks and what to write instead.
 set -euo pipefail
 . "$(dirname "$0")/check_common.sh"
 clang=$1 include=$2 source=$3
@@ -12,6 +12,6 @@ if "$clang" -std=c++17 -fsyntax-only -x c++ -I"$include" -I"$include/anygpu/cuda
 fi
 grep -q "grid_group::sync() needs a cooperative launch" "$scratch/log" ||
   { cat "$scratch/log" >&2; fail "no message for grid_group::sync()"; }
-grep -q "warp-level groups (tiled_partition" "$scratch/log" ||
-  { cat "$scratch/log" >&2; fail "no message for tiled_partition"; }
-echo "grid_group::sync and tiled_partition are build errors that say why"
+grep -q "the size is a power of two up to the warp" "$scratch/log" ||
+  { cat "$scratch/log" >&2; fail "no message for tiled_partition<128>"; }
+echo "grid_group::sync and tiles wider than a warp are build errors that say why"

@@ -1,9 +1,9 @@
 /* cooperative_groups_block.h — CUDA's cooperative groups at the block and grid level, on every
  * target: this_thread_block() and its sync, thread_rank, size and indices; this_grid() and its
  * ranks and indices; cg::sync, cg::thread_rank, cg::group_size. What anygpu cannot do yet is a
- * build error that names it: grid_group::sync (it needs a cooperative launch) and the warp-level
- * groups (tiled_partition, thread_block_tile, coalesced_threads), which need warp operations.
- * Included by anygpu/cuda.h; <cooperative_groups.h> in a kernel build resolves to it. */
+ * build error that names it: grid_group::sync (it needs a cooperative launch). The warp-level
+ * groups are in cooperative_groups_tile.h. Included by anygpu/cuda.h; <cooperative_groups.h> in
+ * a kernel build resolves to it. */
 #ifndef ANYGPU_DETAIL_COOPERATIVE_GROUPS_BLOCK_H
 #define ANYGPU_DETAIL_COOPERATIVE_GROUPS_BLOCK_H
 
@@ -11,11 +11,18 @@
 
 #if defined(AGK_TARGET_GPU)
 #define AGCG_FUNCTION inline __attribute__((device))
+#define AGCG_HOST_ONLY_BEGIN
+#define AGCG_HOST_ONLY_END
 #else
 #define AGCG_FUNCTION inline
+/* On the host every source file has its own thread context (kernel_host.h), so the groups'
+ * functions, which read it, must not be merged across files: internal linkage. */
+#define AGCG_HOST_ONLY_BEGIN namespace {
+#define AGCG_HOST_ONLY_END }
 #endif
 
 namespace cooperative_groups {
+AGCG_HOST_ONLY_BEGIN
 
 /* false, once a template is instantiated: a static_assert that fires only where a call is made. */
 template <typename>
@@ -88,34 +95,9 @@ AGCG_FUNCTION auto group_size(const Group& group) -> decltype(group.size()) {
   return group.size();
 }
 
-/* Warp-level groups: a build error that says why, until anygpu has warp operations. */
-#define AGCG_NO_WARP_GROUPS                                                                   \
-  "cooperative_groups' warp-level groups (tiled_partition, thread_block_tile, "               \
-  "coalesced_threads) are not offered by anygpu yet: they need warp operations; use a block " \
-  "and shared memory instead"
-template <unsigned int Size, typename Parent = void>
-class thread_block_tile {
-  static_assert(agcg_never<Parent>::value, AGCG_NO_WARP_GROUPS);
-};
-template <unsigned int Size, typename Parent>
-AGCG_FUNCTION thread_block_tile<Size, Parent> tiled_partition(const Parent&) {
-  return {};
-}
-template <typename Parent>
-AGCG_FUNCTION Parent tiled_partition(const Parent& parent, unsigned int) {
-  static_assert(agcg_never<Parent>::value, AGCG_NO_WARP_GROUPS);
-  return parent;
-}
-template <typename Unused = void>
-AGCG_FUNCTION thread_block coalesced_threads() {
-  static_assert(agcg_never<Unused>::value, AGCG_NO_WARP_GROUPS);
-  return thread_block();
-}
-#undef AGCG_NO_WARP_GROUPS
-
+AGCG_HOST_ONLY_END
 }  // namespace cooperative_groups
 
-#undef AGCG_FUNCTION
 #endif /* !AGK_OPENCL */
 
 #endif /* ANYGPU_DETAIL_COOPERATIVE_GROUPS_BLOCK_H */

@@ -10,9 +10,9 @@ __global__ void grid_wide(int* data) {
   grid.sync();
 }
 
-__global__ void warp_tiles(int* data) {
+__global__ void tiles_wider_than_a_warp(int* data) {
   cg::thread_block block = cg::this_thread_block();
-  auto tile = cg::tiled_partition<32>(block);
+  auto tile = cg::tiled_partition<128>(block);
   (void)tile;
   data[block.thread_rank()] = 2;
 }
