@@ -10,30 +10,12 @@
 
 #include <anygpu/vector_types.h>
 
+#include "port_inputs.h"
 #include "test_support.h"
 
 using namespace anygpu_test;
 
 namespace {
-
-unsigned blocks_for(unsigned n, unsigned per_block) {
-  return (n + per_block - 1) / per_block;
-}
-
-// Small whole numbers, so that every float sum below is exact in any order.
-std::vector<float> whole_numbers(size_t n, int period, int shift) {
-  std::vector<float> values(n);
-  for (size_t i = 0; i < n; ++i)
-    values[i] = static_cast<float>(static_cast<int>(i % period) - shift);
-  return values;
-}
-
-// A reproducible stream of 32-bit values (a linear congruential generator).
-std::vector<uint32_t> pseudo_random_words(size_t n, uint32_t seed) {
-  std::vector<uint32_t> words(n);
-  for (uint32_t& word : words) word = seed = seed * 1664525u + 1013904223u;
-  return words;
-}
 
 class CudaPortTest : public ::testing::TestWithParam<int> {
  protected:
