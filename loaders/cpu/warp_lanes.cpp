@@ -32,7 +32,10 @@ uint32_t WarpLanes::arrive(uint32_t thread, uint64_t mask, uint64_t value) {
   lane.want = (mask | bit(l)) & warps_[w].live;
   lane.value = value;
   lane.released = false;
-  warps_[w].arrived |= bit(l);
+  Warp& warp = warps_[w];
+  warp.common_want = warp.arrived == 0 || warp.common_want == lane.want ? lane.want : 0;
+  warp.arrived |= bit(l);
+  if (warp.common_want && (warp.common_want & ~warp.arrived) != 0) return 0;
   return settle(w);
 }
 
@@ -41,6 +44,7 @@ uint32_t WarpLanes::exit(uint32_t thread) {
   drop_snapshot(thread);
   warps_[w].live &= ~bit(thread % width_);
   warps_[w].arrived &= ~bit(thread % width_);
+  warps_[w].common_want = 0;
   return settle(w);
 }
 
@@ -73,6 +77,7 @@ uint32_t WarpLanes::settle(uint32_t warp) {
   }
   snapshot.readers = released;
   wp.arrived &= ~ready;
+  wp.common_want = 0;  // unknown for the lanes still waiting: settle() looks at each
   return released;
 }
 

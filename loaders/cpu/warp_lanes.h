@@ -39,6 +39,9 @@ class WarpLanes {
   struct Warp {
     uint64_t live = 0;
     uint64_t arrived = 0;
+    // While every waiting lane asked for the same lanes: those (else 0). The common case, a whole
+    // warp in one function, then costs one comparison per arrival.
+    uint64_t common_want = 0;
     uint32_t first_snapshot = 0;
   };
   struct Lane {

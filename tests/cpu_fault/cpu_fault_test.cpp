@@ -189,7 +189,7 @@ void lanes_wait_for_each_other() {
   void* out = nullptr;
   CHILD_AG(agMemAlloc(m.device, 64 * sizeof(int), &out));
   void* params[] = {&out};
-  CHILD_AG(agLaunchKernel(m.function("shuffle_against_barrier"), 2, 1, 1, 32, 1, 1, 0, m.stream,
+  CHILD_AG(agLaunchKernel(m.function("shuffle_against_barrier"), 1, 1, 1, 32, 1, 1, 0, m.stream,
                           params, nullptr));
   expect_sticky_fault(m, {"kernel '_Z23shuffle_against_barrierPi'", "block 0 ",
                           "waits, in __syncthreads() or in a warp function"});
