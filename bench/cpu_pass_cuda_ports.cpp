@@ -100,11 +100,17 @@ class CudaPortRunner : public Runner {
 
   void setup(const std::string& workload, const Problem& p) {
     const unsigned n = (unsigned)p.n;
-    if (workload == "reduction") {  // partial sums per block, added up by the host as there
+    if (workload == "reduction" || workload == "warp_reduction") {
+      // Partial sums per block, added up by the host as there: through shared memory, or with
+      // warp shuffles (warp_reduce.cu's cg_reduce, whose tiles' sums are static shared memory).
       void* in = buffer(whole_numbers(n, 1));
       void* partials = floats(kReduceGrid);
-      launch("_Z16reduceGridStrideIfLj256EEvPKT_PS0_j", kReduceGrid, 1, kReduceBlock, 1,
-             kReduceBlock * sizeof(float), {arg(in), arg(partials), arg(n)});
+      if (workload == "reduction")
+        launch("_Z16reduceGridStrideIfLj256EEvPKT_PS0_j", kReduceGrid, 1, kReduceBlock, 1,
+               kReduceBlock * sizeof(float), {arg(in), arg(partials), arg(n)});
+      else
+        launch("_Z9cg_reduceIfEvPKT_PS0_j", kReduceGrid, 1, kReduceBlock, 1, 0,
+               {arg(in), arg(partials), arg(n)});
       finish_ = [this, partials] {
         total_ = 0.0f;
         for (float partial : download<float>(partials, kReduceGrid)) total_ += partial;

@@ -162,6 +162,8 @@ int main(int argc, char** argv) {
       // The ported CUDA kernels (tests/cuda_sources), timed per run of the whole algorithm. Sums
       // of whole numbers and moved values must agree exactly.
       {"reduction", "ms/run", {pick(1 << 24, 1 << 16)}, one_run, true, 0.0},
+      // The same sum with warp shuffles (cg::reduce over tiles of 32): on fibers for now.
+      {"warp_reduction", "ms/run", {pick(1 << 24, 1 << 16)}, one_run, true, 0.0},
       {"matrix_mul", "ms/run", {pick(512, 64)}, one_run, true},
       {"transpose", "ms/run", {pick(4096, 128)}, one_run, true, 0.0},
       {"scan", "ms/run", {pick(1 << 22, 300001)}, one_run, true, 0.0},

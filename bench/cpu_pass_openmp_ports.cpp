@@ -24,7 +24,7 @@ class OpenmpPortRunner : public Runner {
  public:
   OpenmpPortRunner(const std::string& workload, const Problem& p) {
     const size_t n = (size_t)p.n;
-    if (workload == "reduction") {
+    if (workload == "reduction" || workload == "warp_reduction") {
       a_ = whole_numbers(n, 1);
       out_.assign(1, 0.0f);
       run_ = [this, n] {

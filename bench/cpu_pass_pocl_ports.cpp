@@ -162,6 +162,8 @@ class PoclPortRunner : public Runner {
       result_ = [this, new_position, new_velocity, n] {
         return download_floats({{new_position, 4 * (size_t)n}, {new_velocity, 4 * (size_t)n}});
       };
+    } else if (workload == "warp_reduction") {
+      error = "no OpenCL twin yet (a sub-group reduction needs cl_khr_subgroups)";
     } else {
       error = "no workload " + workload;
     }
