@@ -6,8 +6,9 @@
 namespace cpu_pass_bench::ports {
 
 bool is_port(const std::string& workload) {
-  for (const char* name : {"reduction", "warp_reduction", "matrix_mul", "transpose", "scan", "histogram256",
-                           "black_scholes", "layernorm_forward", "softmax_forward", "nbody"})
+  for (const char* name :
+       {"reduction", "warp_reduction", "matrix_mul", "transpose", "scan", "histogram256",
+        "black_scholes", "layernorm_forward", "softmax_forward", "nbody"})
     if (workload == name) return true;
   return false;
 }
