@@ -36,7 +36,8 @@ static inline agk_lanes agk_warp_lanes_present() {
   const agk_dim3 t = ctx->thread_idx, b = ctx->block_dim;
   const unsigned linear = t.x + b.x * (t.y + b.y * t.z), width = ctx->warp_size;
   const unsigned left = b.x * b.y * b.z - (linear - linear % width);
-  return left >= 64 ? ~0ull : left >= width ? (~0ull >> (64 - width)) : ((1ull << left) - 1);
+  const unsigned lanes = left < width ? left : width;
+  return lanes >= 64 ? ~0ull : (1ull << lanes) - 1;
 }
 
 /* Gives `value`, waits for the live lanes of `mask`; *values: their values by lane. */
