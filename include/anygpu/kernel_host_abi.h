@@ -59,9 +59,14 @@ typedef struct agk_thread_ctx {
    * May switch to other threads of the block, as `barrier` does. */
   unsigned long long (*warp_exchange)(struct agk_thread_ctx* ctx, unsigned long long mask,
                                       unsigned long long value, const unsigned long long** values);
-  /* Lanes per warp: threads with linear ids [k * warp_size, (k + 1) * warp_size) of a block. */
+  /* Lanes per warp: threads with linear ids [k * warp_size, (k + 1) * warp_size) of a block.
+   * Always AGK_HOST_WARP_SIZE. */
   unsigned int warp_size;
 } agk_thread_ctx;
+
+/* The CPU device's warp width, which host code objects are built for: a constant, so that lane
+ * and warp numbers are shifts and masks (the runtime checks it is its own). */
+#define AGK_HOST_WARP_SIZE 32u
 
 /* AG_PARAM_* values of anygpu.h */
 typedef struct agk_param_desc {

@@ -253,8 +253,15 @@ unsigned long long BlockRunner::on_warp_exchange(agk_thread_ctx* ctx, unsigned l
   return taking_part;
 }
 
-// A kernel the barrier pass made into loops has no warp function (the pass leaves those on
-// fibers), so only code the pass could not see gets here.
+// Why a block whose threads wait for each other fails its launch.
+#define AG_THREADS_WAIT_FOR_EACH_OTHER                                                            \
+  "every live thread of the block waits, in __syncthreads() or in a warp function (__shfl_sync, " \
+  "__ballot_sync, __syncwarp, ...), for threads that exited or wait elsewhere: on a GPU the "     \
+  "block would hang. CUDA requires all threads of a block to reach the same __syncthreads(), "    \
+  "and all live lanes named in a warp function's mask to call it"
+
+// The barrier pass's loops run warp functions themselves, so only code the pass could not see
+// gets here.
 unsigned long long BlockRunner::on_work_item_warp_exchange(agk_thread_ctx* ctx, unsigned long long,
                                                            unsigned long long,
                                                            const unsigned long long**) {
@@ -262,27 +269,21 @@ unsigned long long BlockRunner::on_work_item_warp_exchange(agk_thread_ctx* ctx, 
   return 0;
 }
 
-void BlockRunner::on_work_item_barrier(agk_thread_ctx* ctx) {
-  // Only agk_wi_divergent() (or a barrier in code the pass could not see) gets here.
-  auto* runner = static_cast<BlockRunner*>(ctx->runtime);
-  fprintf(stderr,
-          "anygpu: kernel '%s': the threads of a block reached different barriers (or a barrier "
-          "the barrier pass did not see), which its loops cannot run; CUDA requires every thread "
-          "of a block to reach the same __syncthreads(). ANYGPU_CPU_WORKITEM_LOOPS=0 runs it on "
-          "fibers.\n",
-          runner->packet_->kernel->desc->name);
-  abort();
+// Only agk_wi_divergent() (threads waiting at different places that cannot go on) or a barrier in
+// code the pass could not see gets here: the launch fails, as on fibers.
+void BlockRunner::on_work_item_barrier(agk_thread_ctx*) {
+  KernelFault fault;
+  fault.reason = AG_THREADS_WAIT_FOR_EACH_OTHER
+      " (or it reached a barrier the barrier pass did not see: ANYGPU_CPU_WORKITEM_LOOPS=0 runs "
+      "the kernel on fibers)";
+  KernelFaultScope::abandon(fault);
 }
 
 // Every live thread waits, at a barrier or in a warp function, for threads that never come: on a
-// GPU the block would hang. The launch fails instead, naming what each warp waits in.
+// GPU the block would hang. The launch fails instead.
 void BlockRunner::stop_deadlocked(uint32_t thread) {
   KernelFault fault;
-  fault.reason =
-      "every live thread of the block waits, in __syncthreads() or in a warp function "
-      "(__shfl_sync, __ballot_sync, __syncwarp, ...), for threads that exited or wait elsewhere: "
-      "on a GPU the block would hang. CUDA requires all threads of a block to reach the same "
-      "__syncthreads(), and all live lanes named in a warp function's mask to call it";
+  fault.reason = AG_THREADS_WAIT_FOR_EACH_OTHER;
   (void)thread;
   KernelFaultScope::abandon(fault);
 }

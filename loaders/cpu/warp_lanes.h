@@ -5,6 +5,8 @@
 // meanwhile, so a lane's own slot could not be read later). One per BlockRunner.
 #pragma once
 
+#include <anygpu/kernel_host_abi.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -14,6 +16,7 @@ namespace anygpu::cpu {
 // The CPU device's warp: 32 lanes, as NVIDIA's, so that code written for 32 works
 // (docs/kernel-dialect.md, Warp functions).
 constexpr unsigned kCpuWarpSize = 32;
+static_assert(kCpuWarpSize == AGK_HOST_WARP_SIZE, "host code objects are built for this width");
 
 class WarpLanes {
  public:

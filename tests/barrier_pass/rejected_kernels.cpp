@@ -1,6 +1,7 @@
-// Kernels at the edge of what the barrier pass handles: two it cannot rewrite, which keep the
-// fiber path while the build says why (tests/barrier_pass/CMakeLists.txt checks the message),
-// and one whose threads leave at different points; rejected_test.cpp checks their results.
+// Kernels at the edge of what the barrier pass handles: one it cannot rewrite, which keeps the
+// fiber path while the build says why (tests/barrier_pass/CMakeLists.txt checks the messages),
+// one whose threads leave at different points, one with warp functions and one of pre-Volta
+// lockstep code the build warns of; rejected_test.cpp checks their results.
 #include <anygpu/kernel.h>
 
 // Written once by the first thread, read through a volatile pointer: the optimizer cannot turn
@@ -31,8 +32,8 @@ AG_KERNEL(early_return, (int n, AG_GLOBAL int* data)) {
   data[base + t] = values[count - 1 - t];
 }
 
-// Rejected for now: warp functions, which the pass leaves to fibers. Each warp's lanes add up
-// their values with a butterfly of shuffles; every lane writes its warp's sum.
+// Warp functions, which split the loops as barriers do. Each warp's lanes add up their values with
+// a butterfly of shuffles; every lane writes its warp's sum.
 AG_KERNEL(warp_sums, (AG_GLOBAL int* data)) {
   unsigned t = threadIdx.x, base = blockIdx.x * blockDim.x;
   int sum = data[base + t];
@@ -52,4 +53,11 @@ AG_KERNEL(lockstep_tail, (AG_GLOBAL int* data)) {
   if (t < 16) tail[t] += tail[t + 16];
   if (t < 8) tail[t] += tail[t + 8];
   if (t == 0) data[0] = tail[0];
+}
+
+// Lanes past `n` return before a warp vote: they take no part in it, in the loops as on fibers.
+AG_KERNEL(ballot_after_return, (int n, AG_GLOBAL unsigned long long* votes)) {
+  unsigned t = threadIdx.x;
+  if ((int)t >= n) return;
+  votes[t] = __ballot_sync(~0ull, t % 3 == 0);
 }

@@ -1,5 +1,6 @@
 // A kernel the barrier pass leaves on fibers (an indirect call) has no loops in its descriptor
-// and still runs correctly, barrier included.
+// and still runs correctly, barrier included; kernels at the pass's edges (threads that return
+// early, warp functions) give the right results through its loops and through fibers.
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -31,6 +32,17 @@ void expect_left_on_fibers(const char* kernel) {
   EXPECT_EQ(nullptr, desc->run_blocks_wi) << kernel;
 }
 
+// `kernel` has loops, where the build has the pass.
+void expect_made_into_loops(const char* kernel) {
+#ifdef ANYGPU_TEST_BARRIER_PASS
+  const agk_kernel_desc* desc = descriptor(kernel);
+  ASSERT_NE(nullptr, desc) << kernel << ": " << dlerror();
+  EXPECT_NE(nullptr, desc->run_blocks_wi) << kernel;
+#else
+  (void)kernel;
+#endif
+}
+
 // The image loaded into the CPU device, and its kernel `name`.
 struct RejectedImage {
   RejectedImage() {
@@ -46,6 +58,21 @@ struct RejectedImage {
   }
   ag_module module = nullptr;
 };
+
+// Runs `check(loops, kernel)` with `name` loaded through the pass's loops ("1") and through
+// fibers ("0"), as ANYGPU_CPU_WORKITEM_LOOPS chooses when the kernel is looked up.
+template <typename Check>
+void on_both_paths(const char* name, Check check) {
+  for (const char* loops : {"1", "0"}) {
+    setenv("ANYGPU_CPU_WORKITEM_LOOPS", loops, 1);
+    RejectedImage image;
+    ag_function kernel = image.function(name);
+    unsetenv("ANYGPU_CPU_WORKITEM_LOOPS");
+    ASSERT_NE(nullptr, kernel);
+    check(loops, kernel);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
 
 TEST(BarrierPassRejected, KeepsTheFiberPathAndRunsCorrectly) {
   expect_left_on_fibers("indirect_call");
@@ -71,12 +98,7 @@ TEST(BarrierPassRejected, KeepsTheFiberPathAndRunsCorrectly) {
 
 // Some threads return before the barrier: the same results through the loops and fibers.
 TEST(BarrierPassEdges, ThreadsThatReturnBeforeABarrier) {
-  for (const char* loops : {"1", "0"}) {
-    setenv("ANYGPU_CPU_WORKITEM_LOOPS", loops, 1);
-    RejectedImage image;
-    ag_function kernel = image.function("early_return");
-    unsetenv("ANYGPU_CPU_WORKITEM_LOOPS");
-    ASSERT_NE(nullptr, kernel);
+  on_both_paths("early_return", [](const char* loops, ag_function kernel) {
     for (unsigned block : {1u, 7u, 64u, 256u, 1024u}) {
       int n = 3000;
       const unsigned grid = (n + block - 1) / block;
@@ -95,35 +117,58 @@ TEST(BarrierPassEdges, ThreadsThatReturnBeforeABarrier) {
               << "loops " << loops << ", block size " << block << ", block " << b;
       }
     }
-  }
-#ifdef ANYGPU_TEST_BARRIER_PASS
-  const agk_kernel_desc* desc = descriptor("early_return");
-  ASSERT_NE(nullptr, desc) << dlerror();
-  EXPECT_NE(nullptr, desc->run_blocks_wi);
-#endif
+  });
+  expect_made_into_loops("early_return");
 }
 
-// A kernel with warp functions stays on fibers (the build says why) and gives each warp's sum.
-TEST(BarrierPassRejected, WarpFunctionsKeepTheFiberPath) {
-  expect_left_on_fibers("warp_sums");
-  RejectedImage image;
-  ag_function kernel = image.function("warp_sums");
-  ASSERT_NE(nullptr, kernel);
-  const unsigned grid = 3, block = 128;
-  std::vector<int> values(grid * block);
-  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i % 7) - 2;
-  DeviceBuffer<int> data(cpu_device(), values);
-  void* params[] = {data.param()};
-  ASSERT_EQ(AG_SUCCESS,
-            agLaunchKernel(kernel, grid, 1, 1, block, 1, 1, 0, nullptr, params, nullptr))
-      << last_detail();
-  const std::vector<int> out = data.download();
-  for (size_t warp = 0; warp < values.size() / 32; ++warp) {
-    int sum = 0;
-    for (size_t lane = 0; lane < 32; ++lane) sum += values[warp * 32 + lane];
-    for (size_t lane = 0; lane < 32; ++lane)
-      ASSERT_EQ(sum, out[warp * 32 + lane]) << "warp " << warp << ", lane " << lane;
-  }
+// Warp functions split the loops as barriers do: each warp's sum, through the loops and fibers.
+TEST(BarrierPassEdges, WarpFunctionsRunInTheLoops) {
+  on_both_paths("warp_sums", [](const char* loops, ag_function kernel) {
+    const unsigned grid = 3, block = 128;
+    std::vector<int> values(grid * block);
+    for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i % 7) - 2;
+    DeviceBuffer<int> data(cpu_device(), values);
+    void* params[] = {data.param()};
+    ASSERT_EQ(AG_SUCCESS,
+              agLaunchKernel(kernel, grid, 1, 1, block, 1, 1, 0, nullptr, params, nullptr))
+        << last_detail();
+    const std::vector<int> out = data.download();
+    for (size_t warp = 0; warp < values.size() / 32; ++warp) {
+      int sum = 0;
+      for (size_t lane = 0; lane < 32; ++lane) sum += values[warp * 32 + lane];
+      for (size_t lane = 0; lane < 32; ++lane)
+        ASSERT_EQ(sum, out[warp * 32 + lane]) << "loops " << loops << ", warp " << warp;
+    }
+  });
+  expect_made_into_loops("warp_sums");
+}
+
+// Lanes that returned before a warp function take no part in it: the ballot has only the bits of
+// the lanes still running, through the loops and through fibers.
+TEST(BarrierPassEdges, LanesThatReturnedTakeNoPartInAWarpFunction) {
+  on_both_paths("ballot_after_return", [](const char* loops, ag_function kernel) {
+    for (int n : {1, 31, 40, 64}) {
+      const unsigned block = 64;
+      DeviceBuffer<unsigned long long> votes(cpu_device(),
+                                             std::vector<unsigned long long>(block, 7));
+      void* params[] = {&n, votes.param()};
+      ASSERT_EQ(AG_SUCCESS,
+                agLaunchKernel(kernel, 1, 1, 1, block, 1, 1, 0, nullptr, params, nullptr))
+          << last_detail();
+      const std::vector<unsigned long long> out = votes.download();
+      for (unsigned t = 0; t < block; ++t) {
+        unsigned long long expected = 7;  // untouched
+        if (static_cast<int>(t) < n) {
+          expected = 0;
+          for (unsigned lane = 0; lane < 32; ++lane) {
+            const unsigned other = t - t % 32 + lane;
+            if (static_cast<int>(other) < n && other % 3 == 0) expected |= 1ull << lane;
+          }
+        }
+        ASSERT_EQ(expected, out[t]) << "loops " << loops << ", n " << n << ", thread " << t;
+      }
+    }
+  });
 }
 
 }  // namespace

@@ -3,8 +3,9 @@
 // block's threads (z, y, x; x innermost, so consecutive threads are consecutive iterations) around
 // a clone of the region's basic blocks. CUDA requires every thread of a block to reach the same
 // barrier, so after each region the threads still running agree on where the block goes next
-// (threads that returned are marked done and skipped); when they do not, the block stops with a
-// message (agk_wi_divergent) instead of giving a wrong result.
+// (threads that returned are marked done and skipped); when they do not, the launch fails
+// (agk_wi_divergent) instead of giving a wrong result. A warp exchange is a barrier here too; a
+// block whose threads may wait at one and elsewhere at once is scheduled (choose_scheduling).
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -14,6 +15,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
@@ -28,6 +30,8 @@ struct Region {
   BasicBlock* entry;
   std::vector<BasicBlock*> blocks;  // entry first
   SmallSetVector<int, 4> exits;     // 0: the kernel returns; r + 1: region r follows
+  bool after_exchange = false;      // starts just after a warp exchange
+  bool uniform_exit = false;        // every thread leaves it for the same place
 };
 
 // Stack slots every thread of the block holds the same value in: only uniform values are stored
@@ -138,6 +142,9 @@ class LoopBuilder {
   std::string run() {
     if (std::string why = find_regions(); !why.empty()) return why;
     if (std::string why = choose_per_thread_storage(); !why.empty()) return why;
+    PostDominatorTree post_dominators(entry_);  // of the blocks before the rewrite
+    for (Region& region : regions_) region.uniform_exit = exit_is_uniform(region, post_dominators);
+    if (std::string why = choose_scheduling(); !why.empty()) return why;
     std::vector<BasicBlock*> originals;
     for (BasicBlock& block : entry_)
       if (&block != prepared_.prologue) originals.push_back(&block);
@@ -164,6 +171,12 @@ class LoopBuilder {
     return found->second;
   }
 
+  bool leads_past_exchange(BasicBlock* block) const {
+    for (; barrier_blocks_.count(block); block = block->getSingleSuccessor())
+      if (prepared_.exchange_blocks.count(block)) return true;
+    return false;
+  }
+
   std::string find_regions() {
     region_at(prepared_.body);
     for (size_t r = 0; r < regions_.size(); ++r) {
@@ -176,7 +189,9 @@ class LoopBuilder {
           if (barrier_blocks_.count(next)) {
             BasicBlock* start = past_barriers(next);
             if (!start) return "it loops over barriers alone";
-            exits.insert(region_at(start) + 1);
+            const int after = region_at(start);
+            exits.insert(after + 1);
+            if (leads_past_exchange(next)) regions_[after].after_exchange = true;
           } else if (seen.insert(next).second) {
             order.push_back(next);
           }
@@ -227,7 +242,7 @@ class LoopBuilder {
     std::vector<AllocaInst*> crossing;
     for (Instruction& instruction : *prepared_.prologue)
       if (auto* alloca = dyn_cast<AllocaInst>(&instruction);
-          alloca && needs_copy_per_thread(alloca))
+          alloca && !alloca->getMetadata(kPerThreadMetadata) && needs_copy_per_thread(alloca))
         crossing.push_back(alloca);
     const SmallPtrSet<AllocaInst*, 16> uniform = uniform_values_.find(crossing);
     uint64_t bytes = 0;
@@ -242,6 +257,28 @@ class LoopBuilder {
     if (bytes > kMaxBytesPerThread)
       return "it keeps " + std::to_string(bytes) + " bytes per thread across barriers (limit " +
              std::to_string(kMaxBytesPerThread) + ")";
+    return "";
+  }
+
+  // Where some threads of a block may go on to a warp function while others wait at another one
+  // or at a barrier (legal in CUDA, where a warp waits only for its own lanes, as in
+  // `if (warp == 0) { shuffles } __syncthreads();`), the block cannot simply run the regions in
+  // turn: each thread then records where it waits, and after each region agk_wi_schedule picks
+  // the next (emit_schedule): a warp exchange some threads wait at goes before a barrier.
+  std::string choose_scheduling() {
+    for (const Region& region : regions_) {
+      int waits = 0;
+      bool exchange = false;
+      for (int exit : region.exits) {
+        waits += exit > 0;
+        exchange = exchange || (exit > 0 && regions_[exit - 1].after_exchange);
+      }
+      scheduled_ = scheduled_ || (waits > 1 && exchange && !region.uniform_exit);
+    }
+    if (scheduled_ && regions_.size() > 254)
+      return "it has more than 254 barriers and warp functions some threads may take apart";
+    if (scheduled_ && !entry_.getParent()->getFunction(kSchedule))
+      return std::string("its source has no ") + kSchedule + " (anygpu's headers are older)";
     return "";
   }
 
@@ -266,12 +303,28 @@ class LoopBuilder {
     // Threads that return before a barrier the others wait at (which CUDA allows since Volta)
     // are marked done and skipped by the later regions.
     for (const Region& region : regions_)
-      needs_done_ = needs_done_ ||
-                    (region.exits.size() > 1 && region.exits.count(0) && !exit_is_uniform(region));
+      needs_done_ =
+          needs_done_ || (region.exits.size() > 1 && region.exits.count(0) && !region.uniform_exit);
+    needs_done_ = needs_done_ && !scheduled_;  // there wait_at_ says who returned
+    if (scheduled_) {
+      wait_at_ = builder.CreateAlloca(ArrayType::get(i8, kMaxThreads), nullptr, "wi.wait_at");
+      wait_at_->setMetadata(kPerThreadMetadata, MDNode::get(context_, {}));
+      builder.CreateMemSet(wait_at_, builder.getInt8(1), kMaxThreads, MaybeAlign(16));
+    }
     if (needs_done_) {
       done_ = builder.CreateAlloca(ArrayType::get(i8, kMaxThreads), nullptr, "wi.done");
       done_->setMetadata(kPerThreadMetadata, MDNode::get(context_, {}));
       builder.CreateMemSet(done_, builder.getInt8(0), kMaxThreads, MaybeAlign(16));
+    }
+    if (prepared_.given) {
+      threads_ = builder.CreateMul(builder.CreateMul(block_dim_[0], block_dim_[1]), block_dim_[2]);
+      // Per warp: its lanes that returned, as of the last exchange. Read by every lane of the
+      // warp, written only between regions: marked per thread so that the loops stay parallel.
+      if (needs_done_ || scheduled_) {
+        exited_ = builder.CreateAlloca(
+            ArrayType::get(builder.getInt64Ty(), kMaxThreads / kWarpSize), nullptr, "wi.exited");
+        exited_->setMetadata(kPerThreadMetadata, MDNode::get(context_, {}));
+      }
     }
     next_ = builder.CreateAlloca(i32, nullptr, "wi.next");
     diverged_ = builder.CreateAlloca(builder.getInt1Ty(), nullptr, "wi.diverged");
@@ -287,6 +340,7 @@ class LoopBuilder {
 
     for (size_t r = 0; r < regions_.size(); ++r)
       starts_.push_back(BasicBlock::Create(context_, "wi.region" + Twine(r), &entry_));
+    if (scheduled_) emit_schedule();
     for (size_t r = 0; r < regions_.size(); ++r) emit_region(r);
     prepared_.prologue->getTerminator()->eraseFromParent();
     BranchInst::Create(starts_[0], prepared_.prologue);
@@ -294,10 +348,80 @@ class LoopBuilder {
 
   BasicBlock* target_of(int exit) const { return exit == 0 ? returned_ : starts_[exit - 1]; }
 
+  // Once per block before the loops of a region that follows a warp exchange: the values the
+  // lanes gave, where the lanes read them while they give their next ones, and, where threads
+  // may have returned, which lanes of each warp did (from the done marks).
+  void share_exchanged_values(IRBuilder<>& builder, size_t r) {
+    Value* bytes = builder.CreateMul(builder.CreateZExt(threads_, builder.getInt64Ty()),
+                                     builder.getInt64(sizeof(uint64_t)));
+    builder.CreateMemCpy(prepared_.taken, Align(64), prepared_.given, Align(64), bytes);
+    if (!exited_) return;
+    Type* i64 = builder.getInt64Ty();
+    builder.CreateMemSet(exited_, builder.getInt8(0), (kMaxThreads / kWarpSize) * sizeof(uint64_t),
+                         MaybeAlign(8));
+    BasicBlock* before = builder.GetInsertBlock();
+    BasicBlock* loop = BasicBlock::Create(context_, "wi.exited" + Twine(r), &entry_);
+    BasicBlock* after = BasicBlock::Create(context_, "wi.exited.done" + Twine(r), &entry_);
+    builder.CreateBr(loop);
+    builder.SetInsertPoint(loop);
+    PHINode* thread = builder.CreatePHI(builder.getInt32Ty(), 2);
+    thread->addIncoming(builder.getInt32(0), before);
+    // done_: 1 once returned; wait_at_: 0 once returned.
+    Value* mark = builder.CreateLoad(
+        builder.getInt8Ty(),
+        builder.CreateInBoundsGEP(builder.getInt8Ty(), scheduled_ ? wait_at_ : done_, thread));
+    Value* returned = scheduled_ ? builder.CreateICmpEQ(mark, builder.getInt8(0))
+                                 : builder.CreateICmpNE(mark, builder.getInt8(0));
+    Value* bit =
+        builder.CreateShl(builder.CreateZExt(returned, i64),
+                          builder.CreateZExt(builder.CreateAnd(thread, kWarpSize - 1), i64));
+    Value* word = builder.CreateInBoundsGEP(
+        i64, exited_, builder.CreateLShr(thread, builder.getInt32(Log2_32(kWarpSize))));
+    builder.CreateStore(builder.CreateOr(builder.CreateLoad(i64, word), bit), word);
+    Value* next = builder.CreateAdd(thread, builder.getInt32(1), "", true, true);
+    thread->addIncoming(next, loop);
+    builder.CreateCondBr(builder.CreateICmpULT(next, threads_), loop, after);
+    builder.SetInsertPoint(after);
+  }
+
+  // After each region of a scheduled block: agk_wi_schedule() (warp_host.h) reads where the
+  // threads wait and picks the next region; -1: they wait for each other, as a GPU would hang.
+  void emit_schedule() {
+    Type* i8 = Type::getInt8Ty(context_);
+    std::vector<Constant*> exchange(regions_.size() + 1, ConstantInt::get(i8, 0));
+    for (size_t r = 0; r < regions_.size(); ++r)
+      if (regions_[r].after_exchange) exchange[r + 1] = ConstantInt::get(i8, 1);
+    auto* table_type = ArrayType::get(i8, exchange.size());
+    auto* table =
+        new GlobalVariable(*entry_.getParent(), table_type, true, GlobalValue::PrivateLinkage,
+                           ConstantArray::get(table_type, exchange), "wi.exchanges");
+    schedule_ = BasicBlock::Create(context_, "wi.schedule", &entry_);
+    IRBuilder<> builder(schedule_);
+    Value* chosen = builder.CreateCall(
+        entry_.getParent()->getFunction(kSchedule),
+        {wait_at_, prepared_.masks, table, threads_, builder.getInt32(kWarpSize)});
+    SwitchInst* choice = builder.CreateSwitch(chosen, diverge_, regions_.size() + 1);
+    choice->addCase(builder.getInt32(0), returned_);
+    for (size_t r = 0; r < regions_.size(); ++r)
+      choice->addCase(builder.getInt32((int)r + 1), starts_[r]);
+  }
+
+  // The lanes of `call`'s warp that returned before its exchange: none where no thread returns
+  // while others go on.
+  Value* exited_lanes(CallInst* call, MDNode* accesses) {
+    IRBuilder<> builder(call);
+    if (!exited_) return builder.getInt64(0);
+    Value* warp = builder.CreateLShr(call->getArgOperand(0), Log2_32(kWarpSize));
+    LoadInst* lanes = builder.CreateLoad(
+        builder.getInt64Ty(), builder.CreateInBoundsGEP(builder.getInt64Ty(), exited_, warp));
+    lanes->setMetadata(LLVMContext::MD_access_group, accesses);
+    return lanes;
+  }
+
   void emit_region(size_t r) {
     const Region& region = regions_[r];
-    const bool check_agreement = region.exits.size() > 1 && !exit_is_uniform(region);
-    const bool several_exits = region.exits.size() > 1 || needs_done_;
+    const bool check_agreement = !scheduled_ && region.exits.size() > 1 && !region.uniform_exit;
+    const bool several_exits = !scheduled_ && (region.exits.size() > 1 || needs_done_);
     auto block = [&](const char* name) {
       return BasicBlock::Create(context_, Twine("wi.") + name + Twine(r), &entry_);
     };
@@ -307,12 +431,14 @@ class LoopBuilder {
 
     IRBuilder<> builder(starts_[r]);
     Type* i32 = builder.getInt32Ty();
+    if (region.after_exchange) share_exchanged_values(builder, r);
     if (check_agreement || needs_done_) builder.CreateStore(builder.getInt32(-1), next_);
     if (check_agreement) builder.CreateStore(builder.getFalse(), diverged_);
+    BasicBlock* before_loops = builder.GetInsertBlock();
     builder.CreateBr(z_head);
     builder.SetInsertPoint(z_head);
     PHINode* z = builder.CreatePHI(i32, 2, "wi.tz");
-    z->addIncoming(builder.getInt32(0), starts_[r]);
+    z->addIncoming(builder.getInt32(0), before_loops);
     builder.CreateBr(y_head);
     builder.SetInsertPoint(y_head);
     PHINode* y = builder.CreatePHI(i32, 2, "wi.ty");
@@ -337,8 +463,16 @@ class LoopBuilder {
       map[alloca] = builder.CreateInBoundsGEP(alloca->getAllocatedType(), array, index);
     }
     Value* done = nullptr;
+    Value* waits = nullptr;
     BasicBlock* skipped = nullptr;
-    if (needs_done_) {
+    if (scheduled_) {  // only the threads waiting for this region run it
+      waits = builder.CreateInBoundsGEP(builder.getInt8Ty(), wait_at_, linear);
+      LoadInst* here = builder.CreateLoad(builder.getInt8Ty(), waits);
+      here->setMetadata(LLVMContext::MD_access_group, accesses);
+      BasicBlock* active = block("active");
+      builder.CreateCondBr(builder.CreateICmpEQ(here, builder.getInt8(r + 1)), active, x_latch);
+      builder.SetInsertPoint(active);
+    } else if (needs_done_) {
       done = builder.CreateInBoundsGEP(builder.getInt8Ty(), done_, linear);
       LoadInst* is_done = builder.CreateLoad(builder.getInt8Ty(), done);
       is_done->setMetadata(LLVMContext::MD_access_group, accesses);
@@ -378,6 +512,11 @@ class LoopBuilder {
         found = BasicBlock::Create(context_, "wi.exit" + Twine(code), &entry_, x_latch);
         BranchInst::Create(x_latch, found);
         if (exit) exit->addIncoming(builder.getInt32(code), found);
+        if (waits) {  // where this thread waits now
+          auto* store = new StoreInst(ConstantInt::get(builder.getInt8Ty(), code), waits, false,
+                                      Align(1), found->getTerminator());
+          store->setMetadata(LLVMContext::MD_access_group, accesses);
+        }
       }
       return found;
     };
@@ -390,6 +529,9 @@ class LoopBuilder {
         if (is_call_to(instruction, kLocalId)) {
           auto* dim = cast<ConstantInt>(cast<CallInst>(instruction).getArgOperand(1));
           instruction.replaceAllUsesWith(counters[std::min<uint64_t>(dim->getZExtValue(), 2)]);
+          instruction.eraseFromParent();
+        } else if (is_call_to(instruction, kExitedLanes)) {
+          instruction.replaceAllUsesWith(exited_lanes(&cast<CallInst>(instruction), accesses));
           instruction.eraseFromParent();
         }
       }
@@ -455,7 +597,9 @@ class LoopBuilder {
     builder.SetInsertPoint(after);
     for (auto& [slot, copy] : copies)
       builder.CreateStore(builder.CreateLoad(slot->getAllocatedType(), copy), slot);
-    if (region.exits.empty()) {
+    if (scheduled_) {
+      builder.CreateBr(schedule_);
+    } else if (region.exits.empty()) {
       builder.CreateUnreachable();
     } else if (region.exits.size() == 1) {
       builder.CreateBr(target_of(region.exits[0]));
@@ -480,7 +624,24 @@ class LoopBuilder {
   // Where a thread leaves the region is the same for all threads when no branch on a non-uniform
   // condition chooses between exits: each such branch's successors lead to one and the same
   // exit. Then the loops need not check that the threads agree.
-  bool exit_is_uniform(const Region& region) {
+  // Whether the paths from `block` (a branch) all meet again in its region before any leaves it:
+  // then the branch does not choose the exit, whatever its condition.
+  bool rejoins_in_region(BasicBlock* block, PostDominatorTree& post_dominators) {
+    DomTreeNode* node = post_dominators.getNode(block);
+    BasicBlock* join = node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+    if (!join) return false;
+    SmallVector<BasicBlock*, 16> work(successors(block));
+    SmallPtrSet<BasicBlock*, 32> seen;
+    while (!work.empty()) {
+      BasicBlock* next = work.pop_back_val();
+      if (next == join || !seen.insert(next).second) continue;
+      if (barrier_blocks_.count(next) || isa<ReturnInst>(next->getTerminator())) return false;
+      for (BasicBlock* after : successors(next)) work.push_back(after);
+    }
+    return true;
+  }
+
+  bool exit_is_uniform(const Region& region, PostDominatorTree& post_dominators) {
     DenseMap<BasicBlock*, SmallSetVector<int, 4>> reach;
     auto exit_of = [&](BasicBlock* next) {
       return barrier_blocks_.count(next) ? region_of_entry_.lookup(past_barriers(next)) + 1 : -1;
@@ -510,7 +671,9 @@ class LoopBuilder {
         condition = branch->getCondition();
       else if (auto* choice = dyn_cast<SwitchInst>(terminator))
         condition = choice->getCondition();
-      if (!condition || uniform_values_.is_uniform(condition)) continue;
+      if (!condition || uniform_values_.is_uniform(condition) ||
+          rejoins_in_region(block, post_dominators))
+        continue;
       // Every successor must lead to one exit, the same for all.
       int only = -1;
       for (BasicBlock* next : successors(block)) {
@@ -538,7 +701,12 @@ class LoopBuilder {
   std::vector<std::pair<AllocaInst*, AllocaInst*>> array_of_;  // per-thread copies
   std::vector<AllocaInst*> uniform_;  // the same in every thread: one value per block
   Value* block_dim_[3] = {};
+  Value* threads_ = nullptr;        // in the block; set with warp exchanges only
+  AllocaInst* exited_ = nullptr;    // per warp: lanes that returned (needs_done_ and exchanges)
   bool needs_done_ = false;         // some thread may return while others wait at a barrier
+  bool scheduled_ = false;          // threads may wait at a warp exchange and elsewhere at once
+  AllocaInst* wait_at_ = nullptr;   // scheduled: per thread, 0 returned, r + 1 waits for region r
+  BasicBlock* schedule_ = nullptr;  // scheduled: picks the next region
   AllocaInst* done_ = nullptr;      // per thread: returned already
   AllocaInst* next_ = nullptr;      // where the last thread left the region
   AllocaInst* diverged_ = nullptr;  // whether two threads left it for different places

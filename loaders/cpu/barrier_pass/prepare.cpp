@@ -4,6 +4,7 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -64,9 +65,6 @@ std::string check(Function& entry) {
     if (!callee) return "it makes an indirect call, which might reach a barrier";
     if (call->hasFnAttr(Attribute::ReturnsTwice)) return "it calls setjmp";
     if (callee->getIntrinsicID() == Intrinsic::stacksave) return "it saves the stack pointer";
-    if (callee->getName() == kWarpExchange)
-      return "it calls warp functions (__shfl_sync, __ballot_sync, __syncwarp, ...), which the "
-             "pass does not make into loops yet";
     if (callee->getName() == kLocalId && !isa<ConstantInt>(call->getArgOperand(1)))
       return "it reads threadIdx with a run-time dimension";
   }
@@ -220,6 +218,79 @@ class Rematerializer {
   BasicBlock& prologue_;
 };
 
+// Each warp exchange becomes a barrier. Before it the lane stores its value in `given`; after
+// it the lane finds its warp's values in `taken` (build_loops() copies `given` there between the
+// two regions) and the lanes that took part: those of the mask that the block has and that have
+// not returned (which only build_loops() knows: a kExitedLanes call stands for it).
+void lower_warp_exchanges(Function& entry, BasicBlock& prologue, Prepared& out,
+                          SmallPtrSet<CallInst*, 8>& exchange_barriers) {
+  SmallVector<CallInst*, 8> exchanges;
+  for (Instruction& instruction : instructions(entry))
+    if (is_call_to(instruction, kWarpExchange)) exchanges.push_back(cast<CallInst>(&instruction));
+  if (exchanges.empty()) return;
+  Module& module = *entry.getParent();
+  LLVMContext& context = entry.getContext();
+  IRBuilder<> at_prologue(prologue.getTerminator());
+  Type* i32 = at_prologue.getInt32Ty();
+  Type* i64 = at_prologue.getInt64Ty();
+  Type* pointer = at_prologue.getPtrTy();
+  auto lane_values = [&](const char* name) {
+    AllocaInst* values = at_prologue.CreateAlloca(ArrayType::get(i64, kMaxThreads), nullptr, name);
+    values->setAlignment(Align(64));
+    values->setMetadata(kPerThreadMetadata, MDNode::get(context, {}));
+    return values;
+  };
+  out.given = lane_values("wi.given");
+  out.taken = lane_values("wi.taken");
+  out.masks = lane_values("wi.masks");
+  Value* ctx = entry.getArg(1);
+  Value* dim[3];
+  for (unsigned d = 0; d < 3; ++d)
+    dim[d] = at_prologue.CreateLoad(i32, at_prologue.CreateConstInBoundsGEP1_64(
+                                             at_prologue.getInt8Ty(), ctx, kCtxBlockDim + 4 * d));
+  Value* threads = at_prologue.CreateMul(at_prologue.CreateMul(dim[0], dim[1]), dim[2]);
+  FunctionCallee local_id =
+      module.getOrInsertFunction(kLocalId, FunctionType::get(i32, {pointer, i32}, false));
+  FunctionCallee barrier = module.getOrInsertFunction(
+      kBarrier,
+      FunctionType::get(at_prologue.getVoidTy(), {pointer, i32, i32, i32, pointer}, false));
+  FunctionCallee exited =
+      module.getOrInsertFunction(kExitedLanes, FunctionType::get(i64, {i32}, false));
+  auto linear_id = [&](IRBuilder<>& builder) {
+    Value* id[3];
+    for (unsigned d = 0; d < 3; ++d)
+      id[d] = builder.CreateCall(local_id, {ctx, builder.getInt32(d)});
+    return builder.CreateAdd(
+        id[0],
+        builder.CreateMul(dim[0], builder.CreateAdd(id[1], builder.CreateMul(dim[1], id[2]))));
+  };
+  for (CallInst* exchange : exchanges) {
+    IRBuilder<> builder(exchange);
+    Value* mine = builder.CreateZExt(linear_id(builder), i64);
+    builder.CreateStore(exchange->getArgOperand(2),
+                        builder.CreateInBoundsGEP(i64, out.given, mine));
+    builder.CreateStore(exchange->getArgOperand(1),
+                        builder.CreateInBoundsGEP(i64, out.masks, mine));
+    Value* none = PoisonValue::get(i32);
+    exchange_barriers.insert(
+        builder.CreateCall(barrier, {ctx, none, none, none, PoisonValue::get(pointer)}));
+    Value* linear = linear_id(builder);
+    Value* first_lane = builder.CreateAnd(linear, ~(kWarpSize - 1));
+    builder.CreateStore(
+        builder.CreateInBoundsGEP(i64, out.taken, builder.CreateZExt(first_lane, i64)),
+        exchange->getArgOperand(3));
+    Value* lanes = builder.CreateBinaryIntrinsic(
+        Intrinsic::umin, builder.CreateSub(threads, first_lane), builder.getInt32(kWarpSize));
+    Value* present =
+        builder.CreateSub(builder.CreateShl(builder.getInt64(1), builder.CreateZExt(lanes, i64)),
+                          builder.getInt64(1));
+    Value* gone = builder.CreateCall(exited, {linear});
+    exchange->replaceAllUsesWith(builder.CreateAnd(
+        builder.CreateAnd(exchange->getArgOperand(1), present), builder.CreateNot(gone)));
+    exchange->eraseFromParent();
+  }
+}
+
 void drop_lifetime_markers(Function& entry) {
   for (Instruction& instruction : make_early_inc_range(instructions(entry)))
     if (auto* intrinsic = dyn_cast<IntrinsicInst>(&instruction))
@@ -246,6 +317,8 @@ std::string prepare(Function& entry, Prepared& out) {
     if (isa<AllocaInst>(instruction)) instruction.moveBefore(prologue->getTerminator());
   Uniforms(entry).hoist(*body, *prologue);
   split_local_ids(entry);
+  SmallPtrSet<CallInst*, 8> exchange_barriers;
+  lower_warp_exchanges(entry, *prologue, out, exchange_barriers);
 
   // Each barrier alone in its block: [barrier, br next].
   SmallVector<CallInst*, 8> barriers;
@@ -257,6 +330,7 @@ std::string prepare(Function& entry, Prepared& out) {
     BasicBlock* block = barrier->getParent()->splitBasicBlock(barrier, "wi.barrier");
     block->splitBasicBlock(std::next(barrier->getIterator()), "wi.after");
     out.barrier_blocks.push_back(block);
+    if (exchange_barriers.count(barrier)) out.exchange_blocks.insert(block);
   }
 
   Rematerializer(*prologue).run(entry);

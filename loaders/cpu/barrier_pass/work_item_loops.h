@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PassManager.h"
@@ -21,6 +22,15 @@ inline constexpr const char* kBarrier = "agk_wi_barrier";      // void(ctx*, x, 
 inline constexpr const char* kDivergent = "agk_wi_divergent";  // void(ctx*), never returns
 // ull(ctx*, mask, value, const ull** values): every warp function's exchange (kernel_host.h)
 inline constexpr const char* kWarpExchange = "agk_wi_warp_exchange";
+// i64(i32 linear thread id): the lanes of that thread's warp that returned before the exchange
+// the call follows. Made by prepare(), replaced by build_loops().
+inline constexpr const char* kExitedLanes = "agk_wi_exited_lanes";
+// i32(wait_at, masks, after_exchange, threads, warp_size): the next region of a block whose threads
+// may wait at a warp exchange and elsewhere at once (warp_host.h).
+inline constexpr const char* kSchedule = "agk_wi_schedule";
+// The CPU device's warp width (AGK_HOST_WARP_SIZE, kernel_host_abi.h): warps are threads
+// [32 k, 32 k + 32) of a block in linear order.
+inline constexpr unsigned kWarpSize = 32;
 // The most threads a CPU block has (the backend's max_threads_per_block).
 inline constexpr unsigned kMaxThreads = 1024;
 // agk_thread_ctx (kernel_host_abi.h): thread_idx at 0, then block_idx, block_dim, grid_dim, ...
@@ -37,6 +47,13 @@ struct Prepared {
   llvm::BasicBlock* prologue = nullptr;  // allocas, and values every thread of the block shares
   llvm::BasicBlock* body = nullptr;      // the original entry: where the first region starts
   std::vector<llvm::BasicBlock*> barrier_blocks;  // each holds one barrier and a branch
+  // The barrier blocks that stand for a warp exchange: each lane stored its value in `given`
+  // before it; the region after it reads the warp's values from `taken`, a copy made between
+  // the two regions (so that a lane giving its next value cannot overwrite one still read).
+  llvm::SmallPtrSet<llvm::BasicBlock*, 8> exchange_blocks;
+  llvm::AllocaInst* given = nullptr;  // [kMaxThreads x i64], or null without warp functions
+  llvm::AllocaInst* taken = nullptr;  // the same
+  llvm::AllocaInst* masks = nullptr;  // the same: the mask each lane gave with its value
 };
 
 bool is_call_to(const llvm::Instruction& instruction, llvm::StringRef name);
