@@ -185,8 +185,9 @@ AGCG_FUNCTION coalesced_group coalesced_threads() {
   return coalesced_group(__activemask<N>());
 }
 
-/* cooperative_groups/reduce.h: the operators, and reduce over a tile (a butterfly of shuffles,
- * the same result in every thread) or a coalesced group (every value, in lane order). */
+/* cooperative_groups/reduce.h: the operators, and reduce over a tile or a coalesced group, the
+ * same result in every thread: a butterfly of shuffles where the group is the whole warp, else
+ * every value in lane order (agk_warp_fold). */
 template <typename T>
 struct plus {
   AGCG_FUNCTION T operator()(T a, T b) const { return a + b; }

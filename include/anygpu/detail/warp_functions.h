@@ -144,17 +144,33 @@ AG_DEVICE agk_lanes __match_all_sync(agk_lanes mask, T value, int* pred) {
   return same == taking_part ? taking_part : 0;
 }
 
-/* The values of the lanes taking part, combined in lane order: the same result in each. */
+/* The values of the lanes taking part, combined: the same result in each lane. When the whole
+ * warp takes part, pairwise as a butterfly (each lane with lane ^ k, k = warpSize / 2 ... 1), as
+ * CUDA's cg::reduce does: log2(warpSize) steps, and every target adds in the same order (on the
+ * host, the tree the butterfly makes of lane 0's values). Else in lane order. */
 template <typename T, typename Combine>
 AG_DEVICE T agk_warp_fold(agk_lanes mask, T value, Combine combine) {
 #ifdef AGK_TARGET_GPU
   agk_lanes rest = __ballot_sync(mask, 1);  // the same in every lane: the loop stays converged
+  const unsigned width = agk_warp_width();
+  if (rest == (width >= 64 ? ~(agk_lanes)0 : ((agk_lanes)1 << width) - 1)) {
+    for (unsigned k = width / 2; k > 0; k /= 2)
+      value = combine(value, agk_shfl_from(mask, value, agk_lane_id() ^ k));
+    return value;
+  }
   T result = agk_shfl_from(mask, value, (unsigned)__builtin_ctzll(rest));
   for (rest &= rest - 1; rest; rest &= rest - 1)
     result = combine(result, agk_shfl_from(mask, value, (unsigned)__builtin_ctzll(rest)));
 #else
   const agk_lanes* values = nullptr;
   agk_lanes rest = agk_warp_exchange(mask, agk_to_lane_bits(value), &values);
+  if (rest == 0xffffffffull) {  // the CPU device's whole warp of 32 lanes
+    T partial[32];
+    for (unsigned i = 0; i < 32; ++i) partial[i] = agk_from_lane_bits<T>(values[i]);
+    for (unsigned k = 16; k > 0; k /= 2)
+      for (unsigned i = 0; i < k; ++i) partial[i] = combine(partial[i], partial[i + k]);
+    return partial[0];
+  }
   T result = agk_from_lane_bits<T>(values[__builtin_ctzll(rest)]);
   for (rest &= rest - 1; rest; rest &= rest - 1)
     result = combine(result, agk_from_lane_bits<T>(values[__builtin_ctzll(rest)]));
