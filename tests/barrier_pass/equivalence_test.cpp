@@ -61,6 +61,24 @@ std::vector<float> ramp(size_t n, int period) {
   return values;
 }
 
+// black_scholes.cu's kernel in float or double.
+template <typename T>
+std::vector<Bytes> black_scholes(ag_device d, ag_function f, const Shape& b) {
+  int options = 1001;
+  T riskfree = static_cast<T>(0.02), volatility = static_cast<T>(0.3);
+  std::vector<T> price(options), strike(options), years(options);
+  for (int i = 0; i < options; ++i) {
+    price[i] = static_cast<T>(5.0 + 0.025 * i);
+    strike[i] = static_cast<T>(1.0 + 0.099 * ((i * 37) % options));
+    years[i] = static_cast<T>(0.25 + 0.0097 * ((i * 53) % options));
+  }
+  DeviceBuffer<T> call(d, options), put(d, options), dp(d, price), ds(d, strike), dy(d, years);
+  void* p[] = {call.param(), put.param(), dp.param(),  ds.param(),
+               dy.param(),   &riskfree,   &volatility, &options};
+  launch(f, {3, 1, 1}, b, p);
+  return std::vector<Bytes>{bytes_of(call), bytes_of(put)};
+}
+
 // One kernel: which block shapes its contract allows, and a run that returns its outputs.
 struct Case {
   const char* kernel;
@@ -581,23 +599,8 @@ void add_ported_kernel_cases(std::vector<Case>& all) {
                    launch(f, {256, 1, 1}, b, p);
                    return std::vector<Bytes>{bytes_of(histogram)};
                  }});
-  all.push_back({"_Z15BlackScholesGPUPfS_PKfS1_S1_ffi", one_d,
-                 [](ag_device d, ag_function f, const Shape& b) {
-                   int options = 1001;
-                   float riskfree = 0.02f, volatility = 0.3f;
-                   std::vector<float> price(options), strike(options), years(options);
-                   for (int i = 0; i < options; ++i) {
-                     price[i] = 5.0f + 0.025f * i;
-                     strike[i] = 1.0f + 0.099f * ((i * 37) % options);
-                     years[i] = 0.25f + 0.0097f * ((i * 53) % options);
-                   }
-                   DeviceBuffer<float> call(d, options), put(d, options), dp(d, price),
-                       ds(d, strike), dy(d, years);
-                   void* p[] = {call.param(), put.param(), dp.param(),  ds.param(),
-                                dy.param(),   &riskfree,   &volatility, &options};
-                   launch(f, {3, 1, 1}, b, p);
-                   return std::vector<Bytes>{bytes_of(call), bytes_of(put)};
-                 }});
+  all.push_back({"_Z15BlackScholesGPUPfS_PKfS1_S1_ffi", one_d, black_scholes<float>});
+  all.push_back({"_Z15BlackScholesGPUPdS_PKdS1_S1_ddi", one_d, black_scholes<double>});
   all.push_back({"_Z25layernorm_forward_kernel1PfS_S_PKfS1_S1_ii", one_d,
                  [](ag_device d, ag_function f, const Shape& b) {
                    int rows = 97, channels = 33;
