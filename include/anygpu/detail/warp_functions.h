@@ -146,8 +146,9 @@ AG_DEVICE agk_lanes __match_all_sync(agk_lanes mask, T value, int* pred) {
 
 /* The values of the lanes taking part, combined: the same result in each lane. When the whole
  * warp takes part, pairwise as a butterfly (each lane with lane ^ k, k = warpSize / 2 ... 1), as
- * CUDA's cg::reduce does: log2(warpSize) steps, and every target adds in the same order (on the
- * host, the tree the butterfly makes of lane 0's values). Else in lane order. */
+ * CUDA's cg::reduce does: log2(warpSize) steps, then lane 0's result to every lane, so every target
+ * gives the same bits (on the host, the tree the butterfly makes of lane 0's values). Else in lane
+ * order. */
 template <typename T, typename Combine>
 AG_DEVICE T agk_warp_fold(agk_lanes mask, T value, Combine combine) {
 #ifdef AGK_TARGET_GPU
@@ -156,7 +157,9 @@ AG_DEVICE T agk_warp_fold(agk_lanes mask, T value, Combine combine) {
   if (rest == (width >= 64 ? ~(agk_lanes)0 : ((agk_lanes)1 << width) - 1)) {
     for (unsigned k = width / 2; k > 0; k /= 2)
       value = combine(value, agk_shfl_from(mask, value, agk_lane_id() ^ k));
-    return value;
+    /* Lane 0's bits, the host's result: a combine whose result depends on the order of its
+     * operands (a min of NaN, or of +0 and -0) may leave other lanes with others. */
+    return agk_shfl_from(mask, value, 0u);
   }
   T result = agk_shfl_from(mask, value, (unsigned)__builtin_ctzll(rest));
   for (rest &= rest - 1; rest; rest &= rest - 1)
