@@ -61,3 +61,26 @@ AG_KERNEL(ballot_after_return, (int n, AG_GLOBAL unsigned long long* votes)) {
   if ((int)t >= n) return;
   votes[t] = __ballot_sync(~0ull, t % 3 == 0);
 }
+
+// The upper half of warp 1 shuffles among itself first; then every lane reads lane 31 of its warp.
+// The loops must not run the second shuffle for warp 1 before its upper half gave its value.
+AG_KERNEL(shuffles_apart, (AG_GLOBAL int* out)) {
+  unsigned t = threadIdx.x;
+  int v = (int)t;
+  if (t >= 48) v += __shfl_xor_sync(0xffff0000ull, v, 1);
+  out[t] = __shfl_sync(0xffffffffull, v, 31);
+}
+
+// Odd and even lanes vote apart in every step of a loop all threads run `n` times: the groups run
+// the steps at different times, so the loop counter cannot be one value for the block.
+AG_KERNEL(votes_apart_in_a_loop, (int n, AG_GLOBAL int* out)) {
+  unsigned t = threadIdx.x, lane = t % warpSize;
+  int count = 0;
+  for (int i = 0; i < n; ++i) {
+    if (lane & 1)
+      count += __popcll(__ballot_sync(0xaaaaaaaaull, (t + i) % 3 == 0));
+    else
+      count += __popcll(__ballot_sync(0x55555555ull, (t + i) % 3 == 0));
+  }
+  out[t] = count;
+}

@@ -171,4 +171,47 @@ TEST(BarrierPassEdges, LanesThatReturnedTakeNoPartInAWarpFunction) {
   });
 }
 
+// Lanes of one warp meet in different warp functions first: each gets its warp's lane 31 after
+// that lane's own shuffle. Through the loops only: the fiber path matches a warp's lanes by
+// arrival, not by call site, and gives 63 (docs/kernel-dialect.md, Warp functions).
+TEST(BarrierPassEdges, WarpFunctionsWaitForTheirOwnLanes) {
+#ifndef ANYGPU_TEST_BARRIER_PASS
+  GTEST_SKIP() << "this build has no barrier pass (ANYGPU_CPU_BARRIER_PASS is off): the kernel "
+                  "runs on fibers, which match lanes by arrival";
+#else
+  RejectedImage image;
+  ag_function kernel = image.function("shuffles_apart");
+  ASSERT_NE(nullptr, kernel);
+  DeviceBuffer<int> out(cpu_device(), std::vector<int>(64, -1));
+  void* params[] = {out.param()};
+  ASSERT_EQ(AG_SUCCESS, agLaunchKernel(kernel, 1, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr))
+      << last_detail();
+  const std::vector<int> got = out.download();
+  for (unsigned t = 0; t < 64; ++t) ASSERT_EQ(t < 32 ? 31 : 63 + 62, got[t]) << "thread " << t;
+  expect_made_into_loops("shuffles_apart");
+#endif
+}
+
+// Odd and even lanes vote apart inside a loop: each thread counts the votes of its own half of
+// the warp in every step.
+TEST(BarrierPassEdges, HalvesOfAWarpVotingApartInALoop) {
+  on_both_paths("votes_apart_in_a_loop", [](const char* loops, ag_function kernel) {
+    int n = 5;
+    const unsigned block = 96;
+    DeviceBuffer<int> out(cpu_device(), std::vector<int>(block, -1));
+    void* params[] = {&n, out.param()};
+    ASSERT_EQ(AG_SUCCESS, agLaunchKernel(kernel, 1, 1, 1, block, 1, 1, 0, nullptr, params, nullptr))
+        << last_detail();
+    const std::vector<int> got = out.download();
+    for (unsigned t = 0; t < block; ++t) {
+      int expected = 0;
+      for (int i = 0; i < n; ++i)
+        for (unsigned other = t - t % 32; other < t - t % 32 + 32; ++other)
+          expected += other % 2 == t % 2 && (other + i) % 3 == 0;
+      ASSERT_EQ(expected, got[t]) << "loops " << loops << ", thread " << t;
+    }
+  });
+  expect_made_into_loops("votes_apart_in_a_loop");
+}
+
 }  // namespace

@@ -16,10 +16,11 @@ agk_wi_warp_exchange(agk_thread_ctx* ctx, unsigned long long mask, unsigned long
 
 /* The barrier pass's choice of what a block runs next, where some of its threads may wait at a
  * warp function while others wait at another one or at a barrier (docs/cpu-barrier-pass.md).
- * wait_at[t]: 0 once thread t returned, r + 1 while it waits for region r; masks[t]: the mask of
- * the warp function it waits in; after_exchange[r + 1]: whether region r follows one. Returns the
- * place every live thread waits at (0: all returned); else a region after a warp function whose
- * mask's live lanes all wait there; else -1: the threads wait for each other. */
+ * wait_at[t]: 0 once thread t returned, r + 1 (at most 255) while it waits for region r;
+ * masks[t]: the mask of the warp function it waits in; after_exchange[r + 1]: whether region r
+ * follows one. Returns the place every live thread waits at (0: all returned); else a region
+ * after a warp function where every thread waiting is ready (the live lanes of its mask wait
+ * there too), since the region runs them all; else -1: the threads wait for each other. */
 extern "C" __attribute__((weak, visibility("hidden"), noinline)) int agk_wi_schedule(
     const unsigned char* wait_at, const unsigned long long* masks,
     const unsigned char* after_exchange, unsigned threads, unsigned warp_size) {
@@ -31,17 +32,21 @@ extern "C" __attribute__((weak, visibility("hidden"), noinline)) int agk_wi_sche
     mixed = mixed || wait_at[t] != first;
   }
   if (!mixed) return (int)first;
+  unsigned char blocked[256] = {};  // by place: a thread waiting there is not ready
   for (unsigned t = 0; t < threads; ++t) {
     const unsigned place = wait_at[t];
-    if (place == 0 || !after_exchange[place]) continue;
+    if (place == 0 || !after_exchange[place] || blocked[place]) continue;
     const unsigned warp = t - t % warp_size;
-    bool ready = true;
-    for (unsigned lane = 0; lane < warp_size && warp + lane < threads && ready; ++lane) {
+    for (unsigned lane = 0; lane < warp_size && warp + lane < threads; ++lane) {
       const unsigned there = wait_at[warp + lane];
-      ready = !((masks[t] >> lane) & 1) || there == 0 || there == place;
+      if (((masks[t] >> lane) & 1) && there != 0 && there != place) {
+        blocked[place] = 1;
+        break;
+      }
     }
-    if (ready) return (int)place;
   }
+  for (unsigned t = 0; t < threads; ++t)
+    if (wait_at[t] != 0 && after_exchange[wait_at[t]] && !blocked[wait_at[t]]) return wait_at[t];
   return -1;
 }
 #endif

@@ -238,22 +238,25 @@ class LoopBuilder {
   }
 
   std::string choose_per_thread_storage() {
-    const DataLayout& layout = entry_.getParent()->getDataLayout();
     std::vector<AllocaInst*> crossing;
     for (Instruction& instruction : *prepared_.prologue)
       if (auto* alloca = dyn_cast<AllocaInst>(&instruction);
           alloca && !alloca->getMetadata(kPerThreadMetadata) && needs_copy_per_thread(alloca))
         crossing.push_back(alloca);
     const SmallPtrSet<AllocaInst*, 16> uniform = uniform_values_.find(crossing);
-    uint64_t bytes = 0;
     for (AllocaInst* alloca : crossing) {
-      if (uniform.count(alloca)) {
+      if (uniform.count(alloca))
         uniform_.push_back(alloca);
-        continue;
-      }
-      bytes += *alloca->getAllocationSize(layout);
-      array_of_.push_back({alloca, nullptr});
+      else
+        array_of_.push_back({alloca, nullptr});
     }
+    return check_bytes_per_thread();
+  }
+
+  std::string check_bytes_per_thread() const {
+    const DataLayout& layout = entry_.getParent()->getDataLayout();
+    uint64_t bytes = 0;
+    for (const auto& [alloca, array] : array_of_) bytes += *alloca->getAllocationSize(layout);
     if (bytes > kMaxBytesPerThread)
       return "it keeps " + std::to_string(bytes) + " bytes per thread across barriers (limit " +
              std::to_string(kMaxBytesPerThread) + ")";
@@ -279,7 +282,12 @@ class LoopBuilder {
       return "it has more than 254 barriers and warp functions some threads may take apart";
     if (scheduled_ && !entry_.getParent()->getFunction(kSchedule))
       return std::string("its source has no ") + kSchedule + " (anygpu's headers are older)";
-    return "";
+    if (!scheduled_) return "";
+    // Groups of threads then run a region at different times, so no slot holds one value for
+    // the whole block: the uniform ones get a copy per thread too.
+    for (AllocaInst* slot : uniform_) array_of_.push_back({slot, nullptr});
+    uniform_.clear();
+    return check_bytes_per_thread();
   }
 
   void emit() {
