@@ -69,6 +69,7 @@ typedef enum ag_result {
   AG_ERROR_INVALID_ADDRESS = 16,  /* a device pointer or range is not inside an allocation */
   AG_ERROR_OUT_OF_RESOURCES = 17, /* the system refused a thread, a file descriptor or the like */
   AG_ERROR_LAUNCH_TIMEOUT = 18,   /* a kernel ran longer than the device's watchdog allows */
+  AG_ERROR_NOT_PERMITTED = 19,    /* not allowed from where it was called (a host function) */
   AG_ERROR_UNKNOWN = 999,
   AG_RESULT_FORCE32 = 0x7fffffff /* keeps the enum 32 bits wide as it grows; never returned */
 } ag_result;
@@ -225,6 +226,16 @@ AG_API ag_result agStreamGetDevice(ag_stream stream, ag_device* device);
 /* Work submitted to `stream` after this call waits until `event`'s latest record has completed.
  * The event must belong to a device of the same backend. */
 AG_API ag_result agStreamWaitEvent(ag_stream stream, ag_event event, unsigned int flags);
+
+/* A function of the host, queued on a stream (cuLaunchHostFunc, hipLaunchHostFunc). */
+typedef void (*ag_host_fn)(void* user_data);
+/* Calls `fn(user_data)` on a thread of anygpu's once the stream's earlier work has completed; the
+ * stream's later work waits until it returns. A host function must not wait for work of its own
+ * device, nor use its own stream: there agStreamSynchronize, agEventSynchronize,
+ * agDeviceSynchronize, agStreamDestroy, agMemFree, agMemFreeHost and agModuleUnload on that
+ * device, and every call naming that stream, return AG_ERROR_NOT_PERMITTED instead of waiting
+ * forever. Other calls (work queued on other streams, waits on other devices) are allowed. */
+AG_API ag_result agLaunchHostFunc(ag_stream stream, ag_host_fn fn, void* user_data);
 
 /* ------------------------------------------------------------------------------------------------
  * Events: markers in a stream, with timestamps.

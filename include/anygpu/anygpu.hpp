@@ -194,6 +194,11 @@ class stream {
   }
   // Work queued after this call waits until `e`'s latest record has completed.
   inline void wait(const event& e, unsigned int flags = 0) const;
+  // Calls `fn(user_data)` on a thread of anygpu's once the work queued so far has completed;
+  // later work waits for it to return (agLaunchHostFunc, whose rules it follows).
+  void launch_host_func(ag_host_fn fn, void* user_data) const {
+    check(agLaunchHostFunc(handle_, fn, user_data), "agLaunchHostFunc");
+  }
 
   // Waits for the queued work, destroys the stream and leaves this owner empty. Never throws:
   // returns agStreamDestroy's result (AG_SUCCESS when empty).

@@ -152,6 +152,12 @@ class CpuDevice final : public DeviceBackend {
     return AG_SUCCESS;
   }
 
+  ag_result launch_host_func(void* stream, void (*fn)(void*), void* data) override {
+    if (ag_result r = usable()) return r;
+    static_cast<CpuStream*>(stream)->enqueue_host_function(fn, data);
+    return AG_SUCCESS;
+  }
+
   ag_result event_create(unsigned, void** event) override {
     if (ag_result r = usable()) return r;
     *event = new CpuEvent;

@@ -107,6 +107,15 @@ void CpuStream::enqueue_wait(CpuEvent* event) {
   publish(lock);
 }
 
+void CpuStream::enqueue_host_function(void (*fn)(void*), void* data) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  Command& command = reserve(lock);
+  command.kind = Kind::host_function;
+  command.host_function = fn;
+  command.host_data = data;
+  publish(lock);
+}
+
 void CpuStream::synchronize() {
   const uint64_t target = submitted_.load();
   if (spin_briefly_until([&] { return completed_.load() >= target; })) return;
@@ -143,6 +152,9 @@ void CpuStream::execute(Command& command) {
     case Kind::wait:
       command.event->wait_for(command.generation);
       command.event->release();
+      break;
+    case Kind::host_function:
+      command.host_function(command.host_data);
       break;
   }
 }

@@ -35,12 +35,15 @@ class CpuStream {
   void enqueue_fill(void* dst, uint32_t value, unsigned element_size, size_t count);
   void enqueue_record(CpuEvent* event);
   void enqueue_wait(CpuEvent* event);
+  // Runs `fn(data)` on the stream's thread, in order; also after a fault, so that a program
+  // waiting for it does not wait forever.
+  void enqueue_host_function(void (*fn)(void*), void* data);
 
   void synchronize();
   bool idle();
 
  private:
-  enum class Kind { launch, copy, memset, record, wait };
+  enum class Kind { launch, copy, memset, record, wait, host_function };
   struct Command {
     Kind kind;
     LaunchPacket packet;
@@ -50,6 +53,8 @@ class CpuStream {
     uint32_t value;
     unsigned element_size;
     CpuEvent* event;
+    void (*host_function)(void*);
+    void* host_data;
     uint64_t generation;
     void* argument_pointers[kMaxParameters];
     alignas(64) unsigned char arguments[kMaxArgumentBytes];

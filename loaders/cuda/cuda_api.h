@@ -149,6 +149,8 @@ constexpr int kRequestedApiVersion = 12000;
   X(cuStreamQuery, cuStreamQuery, CUresult, (CUstream stream))                                    \
   X(cuStreamWaitEvent, cuStreamWaitEvent, CUresult,                                               \
     (CUstream stream, CUevent event, unsigned flags))                                             \
+  X(cuLaunchHostFunc, cuLaunchHostFunc, CUresult,                                                 \
+    (CUstream stream, void (*fn)(void* data), void* data))                                        \
   X(cuEventCreate, cuEventCreate, CUresult, (CUevent * event, unsigned flags))                    \
   X(cuEventDestroy_v2, cuEventDestroy, CUresult, (CUevent event))                                 \
   X(cuEventRecord, cuEventRecord, CUresult, (CUevent event, CUstream stream))                     \

@@ -214,6 +214,12 @@ ag_result CudaDevice::stream_wait_event(void* stream, void* event) {
   });
 }
 
+ag_result CudaDevice::launch_host_func(void* stream, void (*fn)(void*), void* data) {
+  return in_context([&] {
+    return cuda_fail(cu_.cuLaunchHostFunc(as_stream(stream), fn, data), "cuLaunchHostFunc");
+  });
+}
+
 ag_result CudaDevice::event_create(unsigned, void** event) {
   return in_context([&] {
     CUevent created = nullptr;

@@ -19,6 +19,7 @@ typedef int hipError_t;  // an enum in HIP, int-sized
 typedef int hipDevice_t;
 typedef void* hipDeviceptr_t;
 typedef struct ihipStream_t* hipStream_t;
+typedef void (*hipStreamCallback_t)(hipStream_t stream, hipError_t status, void* data);
 typedef struct ihipEvent_t* hipEvent_t;
 typedef struct ihipModule_t* hipModule_t;
 typedef struct ihipModuleSymbol_t* hipFunction_t;
@@ -162,6 +163,9 @@ constexpr size_t kR0600GcnArchNameOffset = 1160;
   X(hipStreamQuery, hipStreamQuery, hipError_t, (hipStream_t stream))                              \
   X(hipStreamWaitEvent, hipStreamWaitEvent, hipError_t,                                            \
     (hipStream_t stream, hipEvent_t event, unsigned flags))                                        \
+  /* hipLaunchHostFunc is newer than HIP 5.2; this callback is in every HIP */                     \
+  X(hipStreamAddCallback, hipStreamAddCallback, hipError_t,                                        \
+    (hipStream_t stream, hipStreamCallback_t callback, void* data, unsigned flags))                \
   X(hipEventCreateWithFlags, hipEventCreateWithFlags, hipError_t,                                  \
     (hipEvent_t * event, unsigned flags))                                                          \
   X(hipEventDestroy, hipEventDestroy, hipError_t, (hipEvent_t event))                              \

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -229,6 +230,32 @@ ag_result HipDevice::stream_wait_event(void* stream, void* event) {
   return on_device([&] {
     return hip_fail(hip_.hipStreamWaitEvent(as_stream(stream), as_event(event), 0),
                     "hipStreamWaitEvent");
+  });
+}
+
+namespace {
+
+// hipStreamAddCallback's callback has a signature of its own: it calls the host function.
+struct HostFunctionCall {
+  void (*fn)(void*);
+  void* data;
+
+  static void run(hipStream_t, hipError_t, void* call) {
+    std::unique_ptr<HostFunctionCall> owned(static_cast<HostFunctionCall*>(call));
+    owned->fn(owned->data);
+  }
+};
+
+}  // namespace
+
+ag_result HipDevice::launch_host_func(void* stream, void (*fn)(void*), void* data) {
+  return on_device([&] {
+    auto call = std::make_unique<HostFunctionCall>(HostFunctionCall{fn, data});
+    if (hipError_t r =
+            hip_.hipStreamAddCallback(as_stream(stream), &HostFunctionCall::run, call.get(), 0))
+      return hip_fail(r, "hipStreamAddCallback");
+    call.release();  // HostFunctionCall::run frees it
+    return AG_SUCCESS;
   });
 }
 

@@ -251,6 +251,8 @@ struct ze_group_count_t {
     (ze_command_list_handle_t list, uint32_t count, ze_event_handle_t* events))                   \
   X(zeCommandListAppendEventReset, ze_result_t,                                                   \
     (ze_command_list_handle_t list, ze_event_handle_t event))                                     \
+  X(zeCommandListAppendSignalEvent, ze_result_t,                                                  \
+    (ze_command_list_handle_t list, ze_event_handle_t event))                                     \
   X(zeCommandListAppendLaunchKernel, ze_result_t,                                                 \
     (ze_command_list_handle_t list, ze_kernel_handle_t kernel, const ze_group_count_t* groups,    \
      ze_event_handle_t signal, uint32_t wait_count, ze_event_handle_t* waits))                    \
@@ -264,6 +266,7 @@ struct ze_group_count_t {
   X(zeEventHostSynchronize, ze_result_t, (ze_event_handle_t event, uint64_t timeout))             \
   X(zeEventQueryStatus, ze_result_t, (ze_event_handle_t event))                                   \
   X(zeEventHostReset, ze_result_t, (ze_event_handle_t event))                                     \
+  X(zeEventHostSignal, ze_result_t, (ze_event_handle_t event))                                    \
   X(zeEventQueryKernelTimestamp, ze_result_t,                                                     \
     (ze_event_handle_t event, ze_kernel_timestamp_result_t * result))                             \
   X(zeModuleCreate, ze_result_t,                                                                  \
@@ -288,10 +291,7 @@ struct ze_group_count_t {
 #define ANYGPU_LEVEL_ZERO_OTHER_FUNCTIONS(X)                                            \
   X(zeDriverGetApiVersion, ze_result_t, (ze_driver_handle_t driver, uint32_t* version)) \
   X(zeDriverGetProperties, ze_result_t,                                                 \
-    (ze_driver_handle_t driver, ze_driver_properties_t * properties))                   \
-  X(zeCommandListAppendSignalEvent, ze_result_t,                                        \
-    (ze_command_list_handle_t list, ze_event_handle_t event))                           \
-  X(zeEventHostSignal, ze_result_t, (ze_event_handle_t event))
+    (ze_driver_handle_t driver, ze_driver_properties_t * properties))
 
 // PFN_<symbol>: each function's type, the one declaration everything else is checked against.
 #define ANYGPU_LEVEL_ZERO_DECLARE_PFN(symbol, result, parameters) \

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 
+#include "level_zero_host_functions.h"
 #include "level_zero_module.h"
 #include "shim/core/error.h"
 
@@ -20,6 +21,7 @@ struct ZeStream {
   bool appended = false;         // work appended since the last barrier that signals `done`
   bool barrier_pending = false;  // that barrier was appended and not yet seen signalled
   int synchronizing = 0;  // device synchronize()s using it; under the device's streams_mutex_
+  std::unique_ptr<HostFunctionRunner> host_functions;  // made with the first host function
 };
 
 // An event in a pool of its own (host-visible, with kernel timestamps), and whether it was ever
@@ -146,6 +148,7 @@ ag_result LevelZeroDevice::create_stream(ZeStream** stream) {
 }
 
 ag_result LevelZeroDevice::destroy_stream(ZeStream* s) {
+  s->host_functions.reset();  // the stream finished: every function returned
   ze_result_t r = ze_.zeEventDestroy(s->done);
   const char* call = "zeEventDestroy";
   if (ze_result_t p = ze_.zeEventPoolDestroy(s->pool); p && !r) {
@@ -169,7 +172,10 @@ ag_result LevelZeroDevice::finish(ZeStream* s, bool wait) {
     if (r) return ze_fail(r, wait ? "zeEventHostSynchronize" : "zeEventQueryStatus");
     s->barrier_pending = false;
   }
-  if (!s->appended) return AG_SUCCESS;
+  if (!s->appended) {
+    if (s->host_functions) s->host_functions->reclaim();  // the list passed all their events
+    return AG_SUCCESS;
+  }
   if (ze_result_t r = ze_.zeEventHostReset(s->done)) return ze_fail(r, "zeEventHostReset");
   if (ze_result_t r = ze_.zeCommandListAppendBarrier(s->list, s->done, 0, nullptr))
     return ze_fail(r, "zeCommandListAppendBarrier");
@@ -180,6 +186,7 @@ ag_result LevelZeroDevice::finish(ZeStream* s, bool wait) {
   if (r == ZE_RESULT_NOT_READY) return AG_ERROR_NOT_READY;
   if (r) return ze_fail(r, wait ? "zeEventHostSynchronize" : "zeEventQueryStatus");
   s->barrier_pending = false;
+  if (s->host_functions) s->host_functions->reclaim();  // the list passed all their events
   return AG_SUCCESS;
 }
 
@@ -356,6 +363,16 @@ ag_result LevelZeroDevice::stream_wait_event(void* stream, void* event) {
     return ze_fail(r, "zeCommandListAppendWaitOnEvents");
   s->appended = true;
   return AG_SUCCESS;
+}
+
+ag_result LevelZeroDevice::launch_host_func(void* stream, void (*fn)(void*), void* data) {
+  ZeStream* s = as_stream(stream);
+  std::lock_guard<std::mutex> lock(s->mutex);
+  if (!s->host_functions)
+    s->host_functions = std::make_unique<HostFunctionRunner>(ze_, context_, device_);
+  const ag_result r = s->host_functions->append(s->list, fn, data);
+  s->appended = true;  // the signal may be in the list even when the wait is not
+  return r;
 }
 
 ag_result LevelZeroDevice::event_create(unsigned, void** event) {

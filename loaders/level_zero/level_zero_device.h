@@ -46,6 +46,7 @@ class LevelZeroDevice final : public DeviceBackend {
   ag_result stream_synchronize(void* stream) override;
   ag_result stream_query(void* stream) override;
   ag_result stream_wait_event(void* stream, void* event) override;
+  ag_result launch_host_func(void* stream, void (*fn)(void*), void* data) override;
 
   ag_result event_create(unsigned flags, void** event) override;
   ag_result event_destroy(void* event) override;

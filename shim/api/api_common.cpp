@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "shim/core/host_function_guard.h"
+
 namespace anygpu {
 
 ag_result get_device(ag_device handle, Device** device) {
@@ -17,6 +19,7 @@ ag_result get_stream(ag_stream handle, StreamRef* stream) {
   if (!found)
     return fail(AG_ERROR_INVALID_HANDLE, "stream handle %p is null, destroyed or not a stream",
                 (void*)handle);
+  if (ag_result r = refuse_own_stream_in_host_function(*found)) return r;
   *stream = std::move(found);
   return AG_SUCCESS;
 }

@@ -1,5 +1,6 @@
 // Initialisation, version, backends and devices.
 #include "shim/api/api_common.h"
+#include "shim/core/host_function_guard.h"
 
 using namespace anygpu;
 
@@ -88,6 +89,7 @@ ag_result agDeviceSynchronize(ag_device device) try {
   AG_DEVICE_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
+  if (ag_result r = refuse_wait_in_host_function(*dev)) return r;
   return dev->impl->synchronize();
 } catch (...) {
   return fail_from_exception();

@@ -1,5 +1,6 @@
 // Device and pinned host memory, copies and memset, synchronous and on a stream.
 #include "shim/api/api_common.h"
+#include "shim/core/host_function_guard.h"
 
 using namespace anygpu;
 
@@ -30,6 +31,7 @@ ag_result release(ag_device device, void* pointer, AllocationKind kind) {
   if (!dev->allocations.is_base(pointer, kind))
     return fail(AG_ERROR_INVALID_ADDRESS, "%p is not an allocation made by %s on device %d",
                 pointer, what, dev->ordinal);
+  if (ag_result r = refuse_wait_in_host_function(*dev)) return r;
   if (ag_result r = dev->impl->synchronize()) return r;  // pending work may still use it
   size_t bytes = 0;
   if (!dev->allocations.remove(pointer, kind, &bytes))

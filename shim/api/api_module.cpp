@@ -15,6 +15,7 @@
 #include "shim/code_object/code_object_kernels.h"
 #include "shim/code_object/kernel_name_match.h"
 #include "shim/core/device_code.h"
+#include "shim/core/host_function_guard.h"
 
 using namespace anygpu;
 
@@ -164,6 +165,11 @@ ag_result agModuleLoad(ag_device device, const char* path, ag_module* module) tr
 
 ag_result agModuleUnload(ag_module module) try {
   AG_DEVICE_ENTRY();
+  {  // a GPU backend waits for the device's work first; the reference must go before the remove
+    ModuleRef found;
+    if (ag_result r = get_module(module, &found)) return r;
+    if (ag_result r = refuse_wait_in_host_function(*found->device)) return r;
+  }
   Module* m = handles().modules.remove(module);
   if (!m) {
     ModuleRef none;

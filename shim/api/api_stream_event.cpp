@@ -1,5 +1,6 @@
 // Streams and events.
 #include "shim/api/api_common.h"
+#include "shim/core/host_function_guard.h"
 
 using namespace anygpu;
 
@@ -28,6 +29,11 @@ ag_result agStreamCreate(ag_device device, unsigned int flags, ag_stream* stream
 
 ag_result agStreamDestroy(ag_stream stream) try {
   AG_DEVICE_ENTRY();
+  {  // destroying waits for the stream's work; the reference must go before the remove
+    StreamRef found;
+    if (ag_result r = get_stream(stream, &found)) return r;
+    if (ag_result r = refuse_wait_in_host_function(*found->device)) return r;
+  }
   Stream* s = handles().streams.remove(stream);
   if (!s) {
     StreamRef none;
@@ -44,6 +50,7 @@ ag_result agStreamSynchronize(ag_stream stream) try {
   AG_DEVICE_ENTRY();
   StreamRef s;
   if (ag_result r = get_stream(stream, &s)) return r;
+  if (ag_result r = refuse_wait_in_host_function(*s->device)) return r;
   return s->device->impl->stream_synchronize(s->native);
 } catch (...) {
   return fail_from_exception();
@@ -137,6 +144,7 @@ ag_result agEventSynchronize(ag_event event) try {
   AG_DEVICE_ENTRY();
   EventRef e;
   if (ag_result r = get_event(event, &e)) return r;
+  if (ag_result r = refuse_wait_in_host_function(*e->device)) return r;
   if (!e->recorded.load(std::memory_order_acquire)) return AG_SUCCESS;
   return e->device->impl->event_synchronize(e->native);
 } catch (...) {

@@ -52,6 +52,11 @@ class DeviceBackend {
   virtual ag_result stream_synchronize(void* stream) = 0;
   virtual ag_result stream_query(void* stream) = 0;
   virtual ag_result stream_wait_event(void* stream, void* event) = 0;
+  // Queues `fn(data)` on the stream, on a thread that is not the caller's: it runs once the
+  // stream's earlier work has completed, and the stream's later work waits for it to return.
+  // Once this succeeds, `fn` is called once. The CPU and Level Zero backends call it even after a
+  // device failure, so that what `data` holds is released; CUDA and HIP do as their driver does.
+  virtual ag_result launch_host_func(void* stream, void (*fn)(void*), void* data) = 0;
 
   virtual ag_result event_create(unsigned flags, void** event) = 0;
   virtual ag_result event_destroy(void* event) = 0;

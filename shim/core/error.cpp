@@ -44,6 +44,8 @@ constexpr ResultText kResults[] = {
      "the system refused a thread, file descriptor or other resource"},
     {AG_ERROR_LAUNCH_TIMEOUT, "AG_ERROR_LAUNCH_TIMEOUT",
      "the kernel ran longer than the watchdog allows"},
+    {AG_ERROR_NOT_PERMITTED, "AG_ERROR_NOT_PERMITTED",
+     "the call is not allowed where it was made (inside a host function)"},
     {AG_ERROR_UNKNOWN, "AG_ERROR_UNKNOWN", "unknown error"},
 };
 

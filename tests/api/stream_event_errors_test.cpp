@@ -1,4 +1,5 @@
 // Error paths of the stream and event calls.
+#include <atomic>
 #include <climits>
 
 #include "api_error_support.h"
@@ -131,6 +132,20 @@ TEST_F(StreamEventErrorTest, ElapsedTimeOfNeverRecordedEventsIsAnInvalidValue) {
   EXPECT_EQ(0.0f, ms);
   EXPECT_AG(agEventDestroy(never));
   EXPECT_AG(agEventDestroy(recorded));
+}
+
+// A bad stream or a NULL function queues nothing: a function passed with them is never called.
+TEST_F(StreamEventErrorTest, LaunchHostFuncRejectsBadStreamsAndNullFunctions) {
+  static std::atomic<int> calls{0};
+  const ag_host_fn count = [](void*) { calls.fetch_add(1); };
+  expect_invalid_handles<ag_stream>(
+      "agLaunchHostFunc", [&](ag_stream bad) { return agLaunchHostFunc(bad, count, nullptr); });
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agLaunchHostFunc(stream, nullptr, nullptr));
+  ASSERT_AG(agStreamSynchronize(stream));
+  EXPECT_EQ(0, calls.load());
+  ASSERT_AG(agLaunchHostFunc(stream, count, nullptr));
+  ASSERT_AG(agStreamSynchronize(stream));
+  EXPECT_EQ(1, calls.load());
 }
 
 }  // namespace

@@ -325,6 +325,26 @@ TEST(CppLaunchTest, StreamWaitsForAnEventOfAnotherStream) {
   EXPECT_EQ(std::vector<float>(n, 7.0f), dy.download());
 }
 
+// The host function reads what the kernel wrote, and the copy queued after it sees its change.
+TEST(CppLaunchTest, HostFunctionBetweenAKernelAndACopy) {
+  const anygpu::device dev = cpu();
+  const anygpu::module m = test_kernels(dev);
+  const int n = 512;
+  anygpu::stream s(dev);
+  anygpu::pinned_memory<float> host(dev, n);
+  anygpu::device_memory<float> dx(dev, std::vector<float>(n, 2.0f));
+  anygpu::device_memory<float> dy(dev, std::vector<float>(n, 1.0f));
+  anygpu::launch(m.function("saxpy"), {1, n, 0, s}, n, 1.0f, dx, dy);  // y = 3
+  dy.download_async(host.data(), n, s);
+  s.launch_host_func([](void* data) { static_cast<float*>(data)[7] *= 10.0f; }, host.data());
+  dy.upload_async(host.data(), n, s);
+  s.synchronize();
+  std::vector<float> expected(n, 3.0f);
+  expected[7] = 30.0f;
+  EXPECT_EQ(expected, dy.download());
+  EXPECT_THROW(s.launch_host_func(nullptr, nullptr), anygpu::error);
+}
+
 TEST(CppLaunchTest, DynamicSharedMemory) {
   const anygpu::device dev = cpu();
   const anygpu::module m = test_kernels(dev);

@@ -38,6 +38,8 @@ const FailureCase kCases[] = {
      failure_calls::stream_synchronize},
     {"cuStreamQuery", 400, "CUDA_ERROR_INVALID_HANDLE", AG_ERROR_INVALID_HANDLE,
      failure_calls::stream_query},
+    {"cuLaunchHostFunc", 400, "CUDA_ERROR_INVALID_HANDLE", AG_ERROR_INVALID_HANDLE,
+     failure_calls::launch_host_func},
     {"cuEventCreate", 2, "CUDA_ERROR_OUT_OF_MEMORY", AG_ERROR_OUT_OF_MEMORY,
      failure_calls::event_create},
     {"cuEventRecord", 400, "CUDA_ERROR_INVALID_HANDLE", AG_ERROR_INVALID_HANDLE,

@@ -59,6 +59,8 @@ const FailureCase kCases[] = {
        EXPECT_AG(agEventRecord(f.start, f.stream));
        return agStreamWaitEvent(f.stream, f.start, 0);
      }},
+    {"hipStreamAddCallback", 400, "hipErrorInvalidHandle", AG_ERROR_INVALID_HANDLE,
+     failure_calls::launch_host_func},
     {"hipEventCreateWithFlags", 2, "hipErrorOutOfMemory", AG_ERROR_OUT_OF_MEMORY,
      failure_calls::event_create},
     {"hipEventRecord", 400, "hipErrorInvalidHandle", AG_ERROR_INVALID_HANDLE,

@@ -89,6 +89,9 @@ inline ag_result stream_synchronize(DriverFailureObjects& f) {
 inline ag_result stream_query(DriverFailureObjects& f) {
   return agStreamQuery(f.stream);
 }
+inline ag_result launch_host_func(DriverFailureObjects& f) {
+  return agLaunchHostFunc(f.stream, [](void*) {}, nullptr);
+}
 inline ag_result event_create(DriverFailureObjects& f) {
   ag_event e = nullptr;
   ag_result r = agEventCreate(f.device, 0, &e);

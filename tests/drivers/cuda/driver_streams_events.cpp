@@ -92,6 +92,23 @@ ANYGPU_CUDA_TEST_API CUresult cuStreamWaitEvent(CUstream stream, CUevent event, 
   return from_cpu(cpu().stream_wait_event(found->native, waited->native));
 }
 
+// On the legacy default stream the function runs at once, its stream's work having run to
+// completion; on another stream, on that CPU stream's thread, in order.
+ANYGPU_CUDA_TEST_API CUresult cuLaunchHostFunc(CUstream stream, void (*fn)(void* data),
+                                               void* data) {
+  DRIVER_ENTRY(cuLaunchHostFunc);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (!fn) return CUDA_ERROR_INVALID_VALUE;
+  std::shared_ptr<Stream> on;
+  if (CUresult r = stream_for_work(context, stream, &on)) return r;
+  if (!on) {
+    fn(data);
+    return CUDA_SUCCESS;
+  }
+  return from_cpu(cpu().launch_host_func(on->native, fn, data));
+}
+
 ANYGPU_CUDA_TEST_API CUresult cuEventCreate(CUevent* event, unsigned flags) {
   DRIVER_ENTRY(cuEventCreate);
   Context* context = nullptr;

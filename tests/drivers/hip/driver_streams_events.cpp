@@ -1,6 +1,8 @@
 // Streams (asynchronous CPU streams) and events. The null stream (NULL, hipStreamPerThread) of the
 // calling thread's current device runs its work to completion after the device's blocking streams'
 // work; an event recorded on it is recorded on a stream of the runtime's own and waited for.
+#include <memory>
+
 #include "driver_objects.h"
 #include "driver_state.h"
 
@@ -23,6 +25,18 @@ hipError_t find_event(hipEvent_t handle, std::shared_ptr<Event>* event) {
   *event = objects().event(handle);
   return *event ? hipSuccess : hipErrorInvalidHandle;
 }
+
+// A stream callback queued as a CPU host function: its own signature, and the stream it names.
+struct StreamCallback {
+  hipStreamCallback_t callback;
+  hipStream_t stream;
+  void* data;
+
+  static void run(void* call) {
+    std::unique_ptr<StreamCallback> owned(static_cast<StreamCallback*>(call));
+    owned->callback(owned->stream, hipSuccess, owned->data);
+  }
+};
 
 }  // namespace
 
@@ -97,6 +111,28 @@ ANYGPU_HIP_TEST_API hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t
   std::shared_ptr<Stream> found;
   if (hipError_t r = find_stream(stream, &found)) return r;
   return from_cpu(cpu().stream_wait_event(found->native, waited->native));
+}
+
+// On the null stream the callback runs at once (its work has run to completion); on another
+// stream, on that CPU stream's thread, in order. `status` is always hipSuccess here.
+ANYGPU_HIP_TEST_API hipError_t hipStreamAddCallback(hipStream_t stream,
+                                                    hipStreamCallback_t callback, void* data,
+                                                    unsigned flags) {
+  DRIVER_ENTRY(hipStreamAddCallback);
+  if (!callback || flags != 0) return hipErrorInvalidValue;
+  int device = 0;
+  std::shared_ptr<Stream> on;
+  if (hipError_t r = stream_for_work(stream, &device, &on)) return r;
+  if (!on) {
+    callback(stream, hipSuccess, data);
+    return hipSuccess;
+  }
+  auto* call = new StreamCallback{callback, stream, data};
+  if (hipError_t r = from_cpu(cpu().launch_host_func(on->native, &StreamCallback::run, call))) {
+    delete call;
+    return r;
+  }
+  return hipSuccess;
 }
 
 // On the calling thread's current device.

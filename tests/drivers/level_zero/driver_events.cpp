@@ -21,6 +21,15 @@ void* reference_event() {
   return event;
 }
 
+void wait_for_signal(void* event) {
+  Event* e = static_cast<Event*>(event);
+  {
+    std::unique_lock<std::mutex> lock(e->mutex);
+    e->changed.wait(lock, [e] { return e->host_signalled.load() || e->recorded.load(); });
+  }
+  if (!e->host_signalled.load()) cpu().event_synchronize(e->native);
+}
+
 ze_result_t zeEventPoolCreate(ze_context_handle_t context, const ze_event_pool_desc_t* desc,
                               uint32_t device_count, ze_device_handle_t* devices,
                               ze_event_pool_handle_t* pool) {
@@ -100,7 +109,7 @@ ze_result_t zeEventHostSignal(ze_event_handle_t event) {
   DRIVER_ENTRY(zeEventHostSignal);
   Event* e = as<Event>(event, Kind::event);
   if (!e) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  e->host_signalled.store(true);
+  e->mark(e->host_signalled);
   return ZE_RESULT_SUCCESS;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -69,7 +70,19 @@ struct Event : Object {
   void* native = nullptr;
   std::atomic<bool> recorded{false};  // since the last reset
   std::atomic<bool> host_signalled{false};
+  std::mutex mutex;  // with `changed`: a list waiting for a signal not yet on its way
+  std::condition_variable changed;
+  // Sets one of the flags and wakes a list waiting for either.
+  void mark(std::atomic<bool>& flag) {
+    std::lock_guard<std::mutex> lock(mutex);
+    flag.store(true);
+    changed.notify_all();
+  }
 };
+
+// Queued on a list's stream for a wait on an event neither signalled nor recorded: holds the list
+// until the host signals the event (or a list records it, then until that record completes).
+void wait_for_signal(void* event);
 
 struct Module : Object {
   Module() : Object(Kind::module) {}
@@ -110,12 +123,15 @@ ze_result_t append(List* list, ze_event_handle_t signal, uint32_t wait_count,
     if (!e) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (e->recorded.load()) {
       if (ag_result r = cpu().stream_wait_event(list->stream, e->native)) return from_ag(r);
+    } else if (!e->host_signalled.load()) {
+      if (ag_result r = cpu().launch_host_func(list->stream, &wait_for_signal, e))
+        return from_ag(r);
     }
   }
   if (ze_result_t r = work()) return r;
   if (signalled) {
     if (ag_result r = cpu().event_record(signalled->native, list->stream)) return from_ag(r);
-    signalled->recorded.store(true);
+    signalled->mark(signalled->recorded);
   }
   return ZE_RESULT_SUCCESS;
 }
