@@ -99,6 +99,11 @@ class DirectApi final : public anygpu_bench::GpuApi {
                                     static_cast<cuda::CUstream>(stream), params, nullptr),
                  "cuLaunchKernel");
   }
+  bool launch_host_func(benchmark::State& state, void* stream, void (*fn)(void*),
+                        void* data) const override {
+    return cu_ok(state, cu_.cuLaunchHostFunc(static_cast<cuda::CUstream>(stream), fn, data),
+                 "cuLaunchHostFunc");
+  }
   bool alloc_host(benchmark::State& state, size_t bytes, void** host) const override {
     return cu_ok(state, cu_.cuMemAllocHost_v2(host, bytes), "cuMemAllocHost_v2");
   }

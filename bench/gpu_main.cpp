@@ -40,6 +40,10 @@ int gpu_bench_main(int argc, char** argv, const char* prefix, const char* label,
     const std::string base = std::string(prefix) + "_copy_" + direction;
     reporter.print_ratio(name.c_str(), "anygpu/direct", base + "/anygpu", base + "/direct", true);
   }
+  if (host_func_has_direct())
+    reporter.print_ratio("host_function", "anygpu/direct",
+                         std::string(prefix) + "_host_func/anygpu",
+                         std::string(prefix) + "_host_func/direct", false);
   if (more_ratios) more_ratios(reporter);
   benchmark::Shutdown();
   return reporter.failed() ? 1 : 0;

@@ -115,6 +115,12 @@ bool AnygpuApi::launch_single(benchmark::State& state, void* function, void* str
                "agLaunchKernel");
 }
 
+bool AnygpuApi::launch_host_func(benchmark::State& state, void* stream, void (*fn)(void*),
+                                 void* data) const {
+  return ag_ok(state, agLaunchHostFunc(static_cast<ag_stream>(stream), fn, data),
+               "agLaunchHostFunc");
+}
+
 bool AnygpuApi::alloc_host(benchmark::State& state, size_t bytes, void** host) const {
   return ag_ok(state, agMemAllocHost(d_.device, bytes, host), "agMemAllocHost");
 }

@@ -63,6 +63,13 @@ class GpuApi {
   // `function` on a grid of 1 block of 1 thread, no shared memory, queued on `stream`.
   virtual bool launch_single(benchmark::State& state, void* function, void* stream,
                              void** params) const = 0;
+  // `fn(data)` queued on `stream` as a host function. Only where the vendor has such a call
+  // (register_host_function's `direct`); otherwise this fails the benchmark.
+  virtual bool launch_host_func(benchmark::State& state, void* stream, void (*fn)(void*),
+                                void* data) const {
+    state.SkipWithError("the vendor API has no host function on a stream");
+    return false;
+  }
 
   // Pinned host memory, and device memory.
   virtual bool alloc_host(benchmark::State& state, size_t bytes, void** host) const = 0;
@@ -89,6 +96,8 @@ class AnygpuApi final : public GpuApi {
   void stream_destroy(void* stream) const override;
   bool launch_single(benchmark::State& state, void* function, void* stream,
                      void** params) const override;
+  bool launch_host_func(benchmark::State& state, void* stream, void (*fn)(void*),
+                        void* data) const override;
   bool alloc_host(benchmark::State& state, size_t bytes, void** host) const override;
   void free_host(void* host) const override;
   bool alloc(benchmark::State& state, size_t bytes, void** device) const override;
@@ -120,12 +129,18 @@ class Vendor {
 // <prefix>_copy_{htod,dtoh,dtod}/{anygpu,direct} (gpu_copy_bandwidth.cpp).
 void register_launch_latency(const Vendor& vendor);
 void register_copy_bandwidth(const Vendor& vendor);
-// Both, for a vendor made once; returns true (a static to initialise at start-up).
+// <prefix>_host_func/anygpu, and /direct where the vendor has a host-function call
+// (gpu_host_function.cpp).
+void register_host_function(const Vendor& vendor, bool direct);
+// Whether register_host_function registered a direct side (so that a ratio can be printed).
+bool host_func_has_direct();
+// All of them, for a vendor made once; returns true (a static to initialise at start-up).
 template <typename VendorType>
-bool register_shared_benchmarks() {
+bool register_shared_benchmarks(bool direct_host_functions = true) {
   static const VendorType vendor;
   register_launch_latency(vendor);
   register_copy_bandwidth(vendor);
+  register_host_function(vendor, direct_host_functions);
   return true;
 }
 

@@ -266,7 +266,7 @@ class LevelZero final : public anygpu_bench::Vendor {
   }
 };
 
-const bool registered = anygpu_bench::register_shared_benchmarks<LevelZero>();
+const bool registered = anygpu_bench::register_shared_benchmarks<LevelZero>(false);
 
 }  // namespace
 
