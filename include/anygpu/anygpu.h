@@ -216,6 +216,15 @@ AG_API ag_result agMemsetD32Async(void* dst_device, unsigned int value, size_t c
  * Streams: in-order asynchronous queues. Streams of one device run independently of each other.
  * ---------------------------------------------------------------------------------------------- */
 AG_API ag_result agStreamCreate(ag_device device, unsigned int flags, ag_stream* stream);
+/* The priorities the device's streams may have, CUDA's way: lower numbers run first, `greatest`
+ * <= `least`, and 0, agStreamCreate's, is the least urgent. Both 0 where the device has no
+ * priorities (the CPU device). Either pointer may be NULL. */
+AG_API ag_result agDeviceGetStreamPriorityRange(ag_device device, int* least, int* greatest);
+/* agStreamCreate with a priority; one outside the device's range is clamped to it (as in CUDA). */
+AG_API ag_result agStreamCreateWithPriority(ag_device device, unsigned int flags, int priority,
+                                            ag_stream* stream);
+/* The stream's priority, as clamped at its creation. */
+AG_API ag_result agStreamGetPriority(ag_stream stream, int* priority);
 /* Waits for the stream's pending work, then destroys it. */
 AG_API ag_result agStreamDestroy(ag_stream stream);
 AG_API ag_result agStreamSynchronize(ag_stream stream);
@@ -240,6 +249,14 @@ AG_API ag_result agLaunchHostFunc(ag_stream stream, ag_host_fn fn, void* user_da
 /* ------------------------------------------------------------------------------------------------
  * Events: markers in a stream, with timestamps.
  * ---------------------------------------------------------------------------------------------- */
+typedef enum ag_event_flags {
+  AG_EVENT_DEFAULT = 0,
+  AG_EVENT_BLOCKING_SYNC = 0x1,       /* agEventSynchronize sleeps instead of spinning */
+  AG_EVENT_DISABLE_TIMING = 0x2,      /* no timestamp: cheaper; agEventElapsedTime refuses it */
+  AG_EVENT_FLAGS_FORCE32 = 0x7fffffff /* keeps the enum 32 bits wide as it grows */
+} ag_event_flags;
+/* `flags`: AG_EVENT_* bits (the same values as CUDA's CU_EVENT_*); others are
+ * AG_ERROR_INVALID_VALUE. */
 AG_API ag_result agEventCreate(ag_device device, unsigned int flags, ag_event* event);
 AG_API ag_result agEventDestroy(ag_event event);
 /* Records the event at the current end of `stream` (a stream of the event's device). */
@@ -249,7 +266,8 @@ AG_API ag_result agEventSynchronize(ag_event event);
  * AG_ERROR_NOT_READY otherwise. */
 AG_API ag_result agEventQuery(ag_event event);
 /* Milliseconds between two completed records. AG_ERROR_NOT_READY if either is pending,
- * AG_ERROR_INVALID_VALUE if either was never recorded. */
+ * AG_ERROR_INVALID_VALUE if either was never recorded or was created with
+ * AG_EVENT_DISABLE_TIMING. */
 AG_API ag_result agEventElapsedTime(float* milliseconds, ag_event start, ag_event end);
 
 /* ------------------------------------------------------------------------------------------------

@@ -166,6 +166,14 @@ class stream {
   explicit stream(const anygpu::device& dev, unsigned int flags = 0) : device_(dev.handle()) {
     check(agStreamCreate(device_, flags, &handle_), "agStreamCreate");
   }
+  // A stream of `priority`, clamped to the device's range (agStreamCreateWithPriority).
+  static stream with_priority(const anygpu::device& dev, int priority) {
+    stream made;
+    made.device_ = dev.handle();
+    check(agStreamCreateWithPriority(made.device_, 0, priority, &made.handle_),
+          "agStreamCreateWithPriority");
+    return made;
+  }
   ~stream() { reset(); }
   stream(stream&& other) noexcept
       : device_(other.device_), handle_(std::exchange(other.handle_, nullptr)) {}
@@ -185,6 +193,12 @@ class stream {
   explicit operator bool() const noexcept { return handle_ != nullptr; }
 
   void synchronize() const { check(agStreamSynchronize(handle_), "agStreamSynchronize"); }
+  // The priority it was created with, clamped to the device's range (agStreamGetPriority).
+  int priority() const {
+    int value = 0;
+    check(agStreamGetPriority(handle_, &value), "agStreamGetPriority");
+    return value;
+  }
   // True when all work queued so far has finished.
   bool query() const {
     const ag_result r = agStreamQuery(handle_);

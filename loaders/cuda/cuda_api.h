@@ -144,6 +144,10 @@ constexpr int kRequestedApiVersion = 12000;
   X(cuMemsetD32Async, cuMemsetD32Async, CUresult,                                                 \
     (CUdeviceptr dst, unsigned value, size_t count, CUstream stream))                             \
   X(cuStreamCreate, cuStreamCreate, CUresult, (CUstream * stream, unsigned flags))                \
+  X(cuStreamCreateWithPriority, cuStreamCreateWithPriority, CUresult,                             \
+    (CUstream * stream, unsigned flags, int priority))                                            \
+  X(cuCtxGetStreamPriorityRange, cuCtxGetStreamPriorityRange, CUresult,                           \
+    (int* least, int* greatest))                                                                  \
   X(cuStreamDestroy_v2, cuStreamDestroy, CUresult, (CUstream stream))                             \
   X(cuStreamSynchronize, cuStreamSynchronize, CUresult, (CUstream stream))                        \
   X(cuStreamQuery, cuStreamQuery, CUresult, (CUstream stream))                                    \

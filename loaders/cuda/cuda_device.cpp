@@ -187,6 +187,23 @@ ag_result CudaDevice::stream_create(unsigned, void** stream) {
   });
 }
 
+ag_result CudaDevice::stream_priority_range(int* least, int* greatest) {
+  return in_context([&] {
+    return cuda_fail(cu_.cuCtxGetStreamPriorityRange(least, greatest),
+                     "cuCtxGetStreamPriorityRange");
+  });
+}
+
+ag_result CudaDevice::stream_create_with_priority(int priority, void** stream) {
+  return in_context([&] {
+    CUstream created = nullptr;
+    if (CUresult r = cu_.cuStreamCreateWithPriority(&created, CU_STREAM_NON_BLOCKING, priority))
+      return cuda_fail(r, "cuStreamCreateWithPriority");
+    *stream = created;
+    return AG_SUCCESS;
+  });
+}
+
 ag_result CudaDevice::stream_destroy(void* stream) {
   return in_context([&] {
     if (CUresult r = cu_.cuStreamSynchronize(as_stream(stream)))
@@ -220,11 +237,13 @@ ag_result CudaDevice::launch_host_func(void* stream, void (*fn)(void*), void* da
   });
 }
 
-ag_result CudaDevice::event_create(unsigned, void** event) {
+ag_result CudaDevice::event_create(unsigned flags, void** event) {
+  // anygpu's event flags have CUDA's values.
+  static_assert(unsigned{AG_EVENT_BLOCKING_SYNC} == CU_EVENT_BLOCKING_SYNC &&
+                unsigned{AG_EVENT_DISABLE_TIMING} == CU_EVENT_DISABLE_TIMING);
   return in_context([&] {
     CUevent created = nullptr;
-    if (CUresult r = cu_.cuEventCreate(&created, CU_EVENT_DEFAULT))
-      return cuda_fail(r, "cuEventCreate");
+    if (CUresult r = cu_.cuEventCreate(&created, flags)) return cuda_fail(r, "cuEventCreate");
     *event = created;
     return AG_SUCCESS;
   });

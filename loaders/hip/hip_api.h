@@ -159,6 +159,10 @@ constexpr size_t kR0600GcnArchNameOffset = 1160;
   X(hipStreamCreateWithFlags, hipStreamCreateWithFlags, hipError_t,                                \
     (hipStream_t * stream, unsigned flags))                                                        \
   X(hipStreamDestroy, hipStreamDestroy, hipError_t, (hipStream_t stream))                          \
+  X(hipStreamCreateWithPriority, hipStreamCreateWithPriority, hipError_t,                          \
+    (hipStream_t * stream, unsigned flags, int priority))                                          \
+  X(hipDeviceGetStreamPriorityRange, hipDeviceGetStreamPriorityRange, hipError_t,                  \
+    (int* least, int* greatest))                                                                   \
   X(hipStreamSynchronize, hipStreamSynchronize, hipError_t, (hipStream_t stream))                  \
   X(hipStreamQuery, hipStreamQuery, hipError_t, (hipStream_t stream))                              \
   X(hipStreamWaitEvent, hipStreamWaitEvent, hipError_t,                                            \

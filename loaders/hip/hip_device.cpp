@@ -259,10 +259,30 @@ ag_result HipDevice::launch_host_func(void* stream, void (*fn)(void*), void* dat
   });
 }
 
-ag_result HipDevice::event_create(unsigned, void** event) {
+ag_result HipDevice::stream_priority_range(int* least, int* greatest) {
+  return on_device([&] {
+    return hip_fail(hip_.hipDeviceGetStreamPriorityRange(least, greatest),
+                    "hipDeviceGetStreamPriorityRange");
+  });
+}
+
+ag_result HipDevice::stream_create_with_priority(int priority, void** stream) {
+  return on_device([&] {
+    hipStream_t created = nullptr;
+    if (hipError_t r = hip_.hipStreamCreateWithPriority(&created, hipStreamNonBlocking, priority))
+      return hip_fail(r, "hipStreamCreateWithPriority");
+    *stream = created;
+    return AG_SUCCESS;
+  });
+}
+
+ag_result HipDevice::event_create(unsigned flags, void** event) {
+  // anygpu's event flags have HIP's values.
+  static_assert(unsigned{AG_EVENT_BLOCKING_SYNC} == hipEventBlockingSync &&
+                unsigned{AG_EVENT_DISABLE_TIMING} == hipEventDisableTiming);
   return on_device([&] {
     hipEvent_t created = nullptr;
-    if (hipError_t r = hip_.hipEventCreateWithFlags(&created, hipEventDefault))
+    if (hipError_t r = hip_.hipEventCreateWithFlags(&created, flags))
       return hip_fail(r, "hipEventCreateWithFlags");
     *event = created;
     return AG_SUCCESS;

@@ -30,6 +30,8 @@ class HipDevice final : public DeviceBackend {
                  void* stream) override;
 
   ag_result stream_create(unsigned flags, void** stream) override;
+  ag_result stream_priority_range(int* least, int* greatest) override;
+  ag_result stream_create_with_priority(int priority, void** stream) override;
   ag_result stream_destroy(void* stream) override;
   ag_result stream_synchronize(void* stream) override;
   ag_result stream_query(void* stream) override;

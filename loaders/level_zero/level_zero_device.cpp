@@ -111,21 +111,21 @@ DeviceTarget LevelZeroDevice::code_target() const {
   return DeviceTarget{properties_.architecture, 0};
 }
 
-ag_result LevelZeroDevice::create_list(ze_command_list_handle_t* list) {
+ag_result LevelZeroDevice::create_list(ze_command_list_handle_t* list, uint32_t priority) {
   ze_command_queue_desc_t desc{};
   desc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
   desc.ordinal = 0;  // the first queue group, compute on every Intel GPU
   desc.index = 0;
   desc.flags = ZE_COMMAND_QUEUE_FLAG_IN_ORDER;
   desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
-  desc.priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL;
+  desc.priority = priority;
   return ze_fail(ze_.zeCommandListCreateImmediate(context_, device_, &desc, list),
                  "zeCommandListCreateImmediate");
 }
 
-ag_result LevelZeroDevice::create_stream(ZeStream** stream) {
+ag_result LevelZeroDevice::create_stream(ZeStream** stream, uint32_t priority) {
   auto created = std::make_unique<ZeStream>();
-  if (ag_result r = create_list(&created->list)) return r;
+  if (ag_result r = create_list(&created->list, priority)) return r;
   ze_event_pool_desc_t pool_desc{};
   pool_desc.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC;
   pool_desc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
@@ -311,8 +311,22 @@ ag_result LevelZeroDevice::fill(void* dst, uint32_t value, unsigned element_size
 // ---- streams and events -------------------------------------------------------------------------
 
 ag_result LevelZeroDevice::stream_create(unsigned, void** stream) {
+  return stream_create_with_priority(0, stream);
+}
+
+// Two of Level Zero's three queue priorities, in CUDA's numbers: 0 normal (the default), -1 high.
+// The low one is left out, so that 0 stays the least urgent, as CUDA programs expect.
+ag_result LevelZeroDevice::stream_priority_range(int* least, int* greatest) {
+  *least = 0;
+  *greatest = -1;
+  return AG_SUCCESS;
+}
+
+ag_result LevelZeroDevice::stream_create_with_priority(int priority, void** stream) {
   ZeStream* created = nullptr;
-  if (ag_result r = create_stream(&created)) return r;
+  if (ag_result r = create_stream(&created, priority < 0 ? ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH
+                                                         : ZE_COMMAND_QUEUE_PRIORITY_NORMAL))
+    return r;
   {
     std::lock_guard<std::mutex> lock(streams_mutex_);
     streams_.insert(created);
@@ -375,11 +389,13 @@ ag_result LevelZeroDevice::launch_host_func(void* stream, void (*fn)(void*), voi
   return r;
 }
 
-ag_result LevelZeroDevice::event_create(unsigned, void** event) {
+ag_result LevelZeroDevice::event_create(unsigned flags, void** event) {
   auto* created = new ZeEvent;
   ze_event_pool_desc_t pool_desc{};
   pool_desc.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC;
-  pool_desc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
+  // An event without timing needs no timestamps (agEventElapsedTime refuses it in the core).
+  pool_desc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
+  if (!(flags & AG_EVENT_DISABLE_TIMING)) pool_desc.flags |= ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
   pool_desc.count = 1;
   if (ze_result_t r = ze_.zeEventPoolCreate(context_, &pool_desc, 1, &device_, &created->pool)) {
     delete created;

@@ -42,6 +42,8 @@ class LevelZeroDevice final : public DeviceBackend {
                  void* stream) override;
 
   ag_result stream_create(unsigned flags, void** stream) override;
+  ag_result stream_priority_range(int* least, int* greatest) override;
+  ag_result stream_create_with_priority(int priority, void** stream) override;
   ag_result stream_destroy(void* stream) override;
   ag_result stream_synchronize(void* stream) override;
   ag_result stream_query(void* stream) override;
@@ -65,8 +67,9 @@ class LevelZeroDevice final : public DeviceBackend {
                    void* stream) override;
 
  private:
-  ag_result create_list(ze_command_list_handle_t* list);
-  ag_result create_stream(ZeStream** stream);
+  // `priority` a ZE_COMMAND_QUEUE_PRIORITY_*.
+  ag_result create_list(ze_command_list_handle_t* list, uint32_t priority);
+  ag_result create_stream(ZeStream** stream, uint32_t priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL);
   ag_result destroy_stream(ZeStream* stream);
   // Waits for (or, `wait` false, asks about) the work appended to the stream; its lock is held.
   ag_result finish(ZeStream* stream, bool wait);

@@ -1,20 +1,33 @@
 // Streams and events.
+#include <algorithm>
+
 #include "shim/api/api_common.h"
 #include "shim/core/host_function_guard.h"
 
 using namespace anygpu;
 
-extern "C" {
+namespace {
 
-ag_result agStreamCreate(ag_device device, unsigned int flags, ag_stream* stream) try {
-  AG_DEVICE_ENTRY();
+constexpr unsigned kEventFlags = AG_EVENT_BLOCKING_SYNC | AG_EVENT_DISABLE_TIMING;
+
+// agStreamCreate, and with `prioritised` agStreamCreateWithPriority.
+ag_result create_stream(ag_device device, unsigned flags, bool prioritised, int priority,
+                        ag_stream* stream) {
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   if (ag_result r = require_pointer(stream, "stream")) return r;
   if (ag_result r = require_zero_flags(flags)) return r;
   void* native = nullptr;
-  if (ag_result r = dev->impl->stream_create(flags, &native)) return r;
-  auto* object = new Stream{dev, native};
+  int clamped = 0;
+  if (prioritised) {
+    int least = 0, greatest = 0;
+    if (ag_result r = dev->impl->stream_priority_range(&least, &greatest)) return r;
+    clamped = std::max(greatest, std::min(least, priority));
+    if (ag_result r = dev->impl->stream_create_with_priority(clamped, &native)) return r;
+  } else if (ag_result r = dev->impl->stream_create(flags, &native)) {
+    return r;
+  }
+  auto* object = new Stream{dev, native, clamped};
   void* handle = handles().streams.insert(object);
   if (!handle) {
     dev->impl->stream_destroy(native);
@@ -22,6 +35,47 @@ ag_result agStreamCreate(ag_device device, unsigned int flags, ag_stream* stream
     return fail(AG_ERROR_OUT_OF_MEMORY, "too many streams");
   }
   *stream = static_cast<ag_stream>(handle);
+  return AG_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+ag_result agStreamCreate(ag_device device, unsigned int flags, ag_stream* stream) try {
+  AG_DEVICE_ENTRY();
+  return create_stream(device, flags, false, 0, stream);
+} catch (...) {
+  return fail_from_exception();
+}
+
+ag_result agStreamCreateWithPriority(ag_device device, unsigned int flags, int priority,
+                                     ag_stream* stream) try {
+  AG_DEVICE_ENTRY();
+  return create_stream(device, flags, true, priority, stream);
+} catch (...) {
+  return fail_from_exception();
+}
+
+ag_result agDeviceGetStreamPriorityRange(ag_device device, int* least, int* greatest) try {
+  AG_DEVICE_ENTRY();
+  Device* dev;
+  if (ag_result r = get_device(device, &dev)) return r;
+  int low = 0, high = 0;
+  if (ag_result r = dev->impl->stream_priority_range(&low, &high)) return r;
+  if (least) *least = low;
+  if (greatest) *greatest = high;
+  return AG_SUCCESS;
+} catch (...) {
+  return fail_from_exception();
+}
+
+ag_result agStreamGetPriority(ag_stream stream, int* priority) try {
+  AG_DEVICE_ENTRY();
+  StreamRef s;
+  if (ag_result r = get_stream(stream, &s)) return r;
+  if (ag_result r = require_pointer(priority, "priority")) return r;
+  *priority = s->priority;
   return AG_SUCCESS;
 } catch (...) {
   return fail_from_exception();
@@ -96,10 +150,14 @@ ag_result agEventCreate(ag_device device, unsigned int flags, ag_event* event) t
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   if (ag_result r = require_pointer(event, "event")) return r;
-  if (ag_result r = require_zero_flags(flags)) return r;
+  if (flags & ~kEventFlags)
+    return fail(AG_ERROR_INVALID_VALUE,
+                "flags 0x%x has bits no AG_EVENT_* flag defines (AG_EVENT_BLOCKING_SYNC 0x1, "
+                "AG_EVENT_DISABLE_TIMING 0x2)",
+                flags);
   void* native = nullptr;
   if (ag_result r = dev->impl->event_create(flags, &native)) return r;
-  auto* object = new Event{dev, native};
+  auto* object = new Event{dev, native, flags};
   void* handle = handles().events.insert(object);
   if (!handle) {
     dev->impl->event_destroy(native);
@@ -168,6 +226,12 @@ ag_result agEventElapsedTime(float* milliseconds, ag_event start, ag_event end) 
   if (ag_result r = get_event(start, &s)) return r;
   if (ag_result r = get_event(end, &e)) return r;
   if (ag_result r = require_same_device(s->device, e->device, "the two events")) return r;
+  for (const Event* event : {s.get(), e.get()}) {
+    if (event->flags & AG_EVENT_DISABLE_TIMING)
+      return fail(AG_ERROR_INVALID_VALUE,
+                  "the %s event was created with AG_EVENT_DISABLE_TIMING and has no timestamp",
+                  event == s.get() ? "start" : "end");
+  }
   for (const Event* event : {s.get(), e.get()})
     if (!event->recorded.load(std::memory_order_acquire))
       return fail(AG_ERROR_INVALID_VALUE,

@@ -48,6 +48,15 @@ class DeviceBackend {
                          void* stream) = 0;
 
   virtual ag_result stream_create(unsigned flags, void** stream) = 0;
+  // The priorities streams may have (agDeviceGetStreamPriorityRange); none by default.
+  virtual ag_result stream_priority_range(int* least, int* greatest) {
+    *least = *greatest = 0;
+    return AG_SUCCESS;
+  }
+  // A stream of `priority`, already clamped to the range; where there are none, a plain stream.
+  virtual ag_result stream_create_with_priority(int priority, void** stream) {
+    return stream_create(0, stream);
+  }
   virtual ag_result stream_destroy(void* stream) = 0;
   virtual ag_result stream_synchronize(void* stream) = 0;
   virtual ag_result stream_query(void* stream) = 0;
@@ -58,6 +67,7 @@ class DeviceBackend {
   // device failure, so that what `data` holds is released; CUDA and HIP do as their driver does.
   virtual ag_result launch_host_func(void* stream, void (*fn)(void*), void* data) = 0;
 
+  // `flags`: checked ag_event_flags bits, which a backend may use or ignore.
   virtual ag_result event_create(unsigned flags, void** event) = 0;
   virtual ag_result event_destroy(void* event) = 0;
   virtual ag_result event_record(void* event, void* stream) = 0;

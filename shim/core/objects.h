@@ -28,11 +28,13 @@ struct Device {
 struct Stream {
   Device* device;
   void* native;
+  int priority = 0;  // clamped to the device's range
 };
 
 struct Event {
   Device* device;
   void* native;
+  unsigned flags = 0;  // ag_event_flags
   // The API's rule, kept here rather than in each backend: an event never recorded has nothing
   // pending (query, synchronize and a stream's wait return at once) and no time to measure.
   std::atomic<bool> recorded{false};

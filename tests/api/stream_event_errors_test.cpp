@@ -1,6 +1,7 @@
 // Error paths of the stream and event calls.
 #include <atomic>
 #include <climits>
+#include <vector>
 
 #include "api_error_support.h"
 
@@ -15,6 +16,7 @@ struct Creator {
   const char* name;
   std::function<ag_result(ag_device, unsigned, void**)> create;
   std::function<ag_result(void*)> destroy;
+  std::vector<unsigned> bad_flags;
 };
 
 std::vector<Creator> creators() {
@@ -22,12 +24,20 @@ std::vector<Creator> creators() {
            [](ag_device d, unsigned flags, void** out) {
              return agStreamCreate(d, flags, reinterpret_cast<ag_stream*>(out));
            },
-           [](void* s) { return agStreamDestroy(static_cast<ag_stream>(s)); }},
+           [](void* s) { return agStreamDestroy(static_cast<ag_stream>(s)); },
+           {1u, 0x80000000u, UINT_MAX}},
+          {"agStreamCreateWithPriority",
+           [](ag_device d, unsigned flags, void** out) {
+             return agStreamCreateWithPriority(d, flags, -1, reinterpret_cast<ag_stream*>(out));
+           },
+           [](void* s) { return agStreamDestroy(static_cast<ag_stream>(s)); },
+           {1u, 0x80000000u, UINT_MAX}},
           {"agEventCreate",
            [](ag_device d, unsigned flags, void** out) {
              return agEventCreate(d, flags, reinterpret_cast<ag_event*>(out));
            },
-           [](void* e) { return agEventDestroy(static_cast<ag_event>(e)); }}};
+           [](void* e) { return agEventDestroy(static_cast<ag_event>(e)); },
+           {4u, 8u, 0x80000000u, UINT_MAX}}};
 }
 
 TEST_F(StreamEventErrorTest, CreateRejectsBadDevicesFlagsAndNullOutput) {
@@ -35,7 +45,7 @@ TEST_F(StreamEventErrorTest, CreateRejectsBadDevicesFlagsAndNullOutput) {
     expect_invalid_handles<ag_device>(c.name, [&](ag_device bad) {
       return with_untouched_output<void*>([&](void** out) { return c.create(bad, 0, out); });
     });
-    for (unsigned flags : {1u, 0x80000000u, UINT_MAX}) {
+    for (unsigned flags : c.bad_flags) {
       SCOPED_TRACE(std::string(c.name) + " with flags " + std::to_string(flags));
       Sentinel<void*> out;
       EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, c.name,
@@ -146,6 +156,22 @@ TEST_F(StreamEventErrorTest, LaunchHostFuncRejectsBadStreamsAndNullFunctions) {
   ASSERT_AG(agLaunchHostFunc(stream, count, nullptr));
   ASSERT_AG(agStreamSynchronize(stream));
   EXPECT_EQ(1, calls.load());
+}
+
+TEST_F(StreamEventErrorTest, PriorityCallsRejectBadHandlesAndNullOutputs) {
+  expect_invalid_handles<ag_device>("agDeviceGetStreamPriorityRange", [&](ag_device bad) {
+    return with_untouched_output<int>(
+        [&](int* least) { return agDeviceGetStreamPriorityRange(bad, least, nullptr); });
+  });
+  expect_invalid_handles<ag_stream>("agStreamGetPriority", [&](ag_stream bad) {
+    return with_untouched_output<int>([&](int* out) { return agStreamGetPriority(bad, out); });
+  });
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agStreamGetPriority(stream, nullptr));
+  // Either output of the range may be NULL.
+  EXPECT_AG(agDeviceGetStreamPriorityRange(device, nullptr, nullptr));
+  int priority = 42;
+  EXPECT_AG(agStreamGetPriority(stream, &priority));
+  EXPECT_EQ(0, priority);  // agStreamCreate's
 }
 
 }  // namespace

@@ -2,7 +2,10 @@
 // a stream waiting on another's event, event timing.
 #include <chrono>
 #include <cmath>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "test_support.h"
 
@@ -249,6 +252,86 @@ TEST_P(StreamTest, ManyQueuedLaunchesStayInOrder) {
     ASSERT_AG(agLaunchKernel(saxpy, 1, 1, 1, 256, 1, 1, 0, stream_a, params, nullptr));
   ASSERT_AG(agStreamSynchronize(stream_a));
   for (float v : dy.download()) ASSERT_EQ(1000.0f, v);
+}
+
+// Every event flag keeps what events are for (ordering, waits, queries); only
+// AG_EVENT_DISABLE_TIMING gives up the time, and agEventElapsedTime says so.
+TEST_P(StreamTest, EventFlagsKeepOrderingAndDropOnlyTheTime) {
+  int n = 1024;
+  float a = 1.0f;
+  DeviceBuffer<float> dx(device, std::vector<float>(n, 1.0f));
+  DeviceBuffer<float> dy(device, std::vector<float>(n, 0.0f));
+  void* params[] = {&n, &a, dx.param(), dy.param()};
+  const unsigned all_flags[] = {AG_EVENT_BLOCKING_SYNC, AG_EVENT_DISABLE_TIMING,
+                                AG_EVENT_BLOCKING_SYNC | AG_EVENT_DISABLE_TIMING};
+  float expected = 0.0f;
+  for (unsigned flags : all_flags) {
+    SCOPED_TRACE("flags " + std::to_string(flags));
+    ag_event start = nullptr, done = nullptr;
+    ASSERT_AG(agEventCreate(device, flags, &start));
+    ASSERT_AG(agEventCreate(device, flags, &done));
+    ASSERT_AG(agEventRecord(start, stream_a));
+    ASSERT_AG(agLaunchKernel(module.function("saxpy"), (n + 255) / 256, 1, 1, 256, 1, 1, 0,
+                             stream_a, params, nullptr));
+    ASSERT_AG(agEventRecord(done, stream_a));
+    expected += 1.0f;
+    // stream_b's copy waits for the kernel through the event.
+    ASSERT_AG(agStreamWaitEvent(stream_b, done, 0));
+    std::vector<float> y(n, -1.0f);
+    ASSERT_AG(agMemcpyDtoHAsync(y.data(), dy.get(), dy.bytes(), stream_b));
+    ASSERT_AG(agStreamSynchronize(stream_b));
+    EXPECT_EQ(std::vector<float>(n, expected), y);
+    ASSERT_AG(agEventSynchronize(done));
+    EXPECT_AG(agEventQuery(done));
+    float ms = -1.0f;
+    if (flags & AG_EVENT_DISABLE_TIMING) {
+      EXPECT_EQ(AG_ERROR_INVALID_VALUE, agEventElapsedTime(&ms, start, done));
+      EXPECT_NE(std::string::npos, last_detail().find("AG_EVENT_DISABLE_TIMING")) << last_detail();
+      EXPECT_EQ(-1.0f, ms);
+    } else {
+      EXPECT_AG(agEventElapsedTime(&ms, start, done));
+      EXPECT_GE(ms, 0.0f);
+    }
+    EXPECT_AG(agEventDestroy(start));
+    EXPECT_AG(agEventDestroy(done));
+  }
+}
+
+// Streams of each priority in the device's range run their work; priorities outside it are
+// clamped to its ends, as CUDA does.
+TEST_P(StreamTest, StreamPrioritiesInTheDevicesRange) {
+  int least = 1, greatest = 1;
+  ASSERT_AG(agDeviceGetStreamPriorityRange(device, &least, &greatest));
+  EXPECT_LE(greatest, least);
+  EXPECT_EQ(0, least);  // agStreamCreate's priority is the least urgent, as in CUDA
+  ag_device_properties p{};
+  p.struct_size = sizeof p;
+  ASSERT_AG(agDeviceGetProperties(device, &p));
+  if (p.backend == AG_BACKEND_CPU) {
+    EXPECT_EQ(0, greatest);
+  }
+  const std::pair<int, int> asked_and_given[] = {
+      {least, least}, {greatest, greatest}, {least + 100, least}, {greatest - 100, greatest}};
+  int n = 512;
+  float a = 2.0f;
+  DeviceBuffer<float> dx(device, std::vector<float>(n, 1.0f));
+  for (const auto& [asked, given] : asked_and_given) {
+    SCOPED_TRACE("priority " + std::to_string(asked));
+    ag_stream s = nullptr;
+    ASSERT_AG(agStreamCreateWithPriority(device, 0, asked, &s));
+    int priority = 12345;
+    EXPECT_AG(agStreamGetPriority(s, &priority));
+    EXPECT_EQ(given, priority);
+    DeviceBuffer<float> dy(device, std::vector<float>(n, 1.0f));
+    void* params[] = {&n, &a, dx.param(), dy.param()};
+    ASSERT_AG(agLaunchKernel(module.function("saxpy"), (n + 255) / 256, 1, 1, 256, 1, 1, 0, s,
+                             params, nullptr));
+    std::vector<float> y(n);
+    ASSERT_AG(agMemcpyDtoHAsync(y.data(), dy.get(), dy.bytes(), s));
+    ASSERT_AG(agStreamSynchronize(s));
+    EXPECT_EQ(std::vector<float>(n, 3.0f), y);
+    EXPECT_AG(agStreamDestroy(s));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, StreamTest, ::testing::ValuesIn(all_device_ordinals()),

@@ -345,6 +345,17 @@ TEST(CppLaunchTest, HostFunctionBetweenAKernelAndACopy) {
   EXPECT_THROW(s.launch_host_func(nullptr, nullptr), anygpu::error);
 }
 
+// On the CPU device every priority is clamped to its only one, 0; the stream works as any other.
+TEST(CppLaunchTest, StreamWithAPriority) {
+  const anygpu::device dev = cpu();
+  anygpu::stream urgent = anygpu::stream::with_priority(dev, -3);
+  EXPECT_EQ(0, urgent.priority());
+  anygpu::device_memory<int> counts(dev, std::vector<int>(8, 0));
+  counts.fill_bytes_async(1, urgent);
+  urgent.synchronize();
+  EXPECT_EQ(std::vector<int>(8, 0x01010101), counts.download());
+}
+
 TEST(CppLaunchTest, DynamicSharedMemory) {
   const anygpu::device dev = cpu();
   const anygpu::module m = test_kernels(dev);

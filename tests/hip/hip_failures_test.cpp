@@ -59,6 +59,10 @@ const FailureCase kCases[] = {
        EXPECT_AG(agEventRecord(f.start, f.stream));
        return agStreamWaitEvent(f.stream, f.start, 0);
      }},
+    {"hipStreamCreateWithPriority", 2, "hipErrorOutOfMemory", AG_ERROR_OUT_OF_MEMORY,
+     failure_calls::stream_create_with_priority},
+    {"hipDeviceGetStreamPriorityRange", 101, "hipErrorInvalidDevice", AG_ERROR_INVALID_DEVICE,
+     failure_calls::stream_create_with_priority},
     {"hipStreamAddCallback", 400, "hipErrorInvalidHandle", AG_ERROR_INVALID_HANDLE,
      failure_calls::launch_host_func},
     {"hipEventCreateWithFlags", 2, "hipErrorOutOfMemory", AG_ERROR_OUT_OF_MEMORY,

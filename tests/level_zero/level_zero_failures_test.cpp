@@ -58,6 +58,8 @@ const FailureCase kCases[] = {
      AG_ERROR_INVALID_VALUE, [](Fixture& f) { return launch_saxpy(f, 64); }},
     {"zeCommandListAppendLaunchKernel", 0x70000001, "ZE_RESULT_ERROR_DEVICE_LOST",
      AG_ERROR_LAUNCH_FAILED, [](Fixture& f) { return launch_saxpy(f, 64); }},
+    {"zeCommandListCreateImmediate", 0x70000003, "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY",
+     AG_ERROR_OUT_OF_MEMORY, failure_calls::stream_create_with_priority},
     {"zeEventPoolCreate", 0x70000003, "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY",
      AG_ERROR_OUT_OF_MEMORY, failure_calls::launch_host_func},
     // A host function's first event, after its pool: the pool must not leak.

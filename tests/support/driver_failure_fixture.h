@@ -83,6 +83,12 @@ inline ag_result stream_create(DriverFailureObjects& f) {
   EXPECT_EQ(nullptr, s);
   return r;
 }
+inline ag_result stream_create_with_priority(DriverFailureObjects& f) {
+  ag_stream s = nullptr;
+  ag_result r = agStreamCreateWithPriority(f.device, 0, -1, &s);
+  EXPECT_EQ(nullptr, s);
+  return r;
+}
 inline ag_result stream_synchronize(DriverFailureObjects& f) {
   return agStreamSynchronize(f.stream);
 }

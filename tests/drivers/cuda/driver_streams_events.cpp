@@ -49,6 +49,25 @@ ANYGPU_CUDA_TEST_API CUresult cuStreamCreate(CUstream* stream, unsigned flags) {
   return create_object(&Objects::streams, context, flags, &DeviceBackend::stream_create, stream);
 }
 
+// The CPU streams have no priorities: one is accepted and has no effect. The range is an H100's.
+ANYGPU_CUDA_TEST_API CUresult cuStreamCreateWithPriority(CUstream* stream, unsigned flags,
+                                                         int priority) {
+  DRIVER_ENTRY(cuStreamCreateWithPriority);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (!stream || (flags & ~kStreamFlags)) return CUDA_ERROR_INVALID_VALUE;
+  return create_object(&Objects::streams, context, flags, &DeviceBackend::stream_create, stream);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuCtxGetStreamPriorityRange(int* least, int* greatest) {
+  DRIVER_ENTRY(cuCtxGetStreamPriorityRange);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (least) *least = 0;
+  if (greatest) *greatest = -5;
+  return CUDA_SUCCESS;
+}
+
 // Pending work finishes first (the CPU stream's destructor waits for it).
 ANYGPU_CUDA_TEST_API CUresult cuStreamDestroy_v2(CUstream stream) {
   DRIVER_ENTRY(cuStreamDestroy_v2);

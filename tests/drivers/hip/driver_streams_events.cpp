@@ -38,6 +38,20 @@ struct StreamCallback {
   }
 };
 
+// hipStreamCreateWithFlags, and with a priority: on the calling thread's current device.
+hipError_t create_stream(hipStream_t* stream, unsigned flags) {
+  if (!stream || (flags & ~kStreamFlags)) return hipErrorInvalidValue;
+  int device = 0;
+  if (hipError_t r = current_device(&device)) return r;
+  void* native = nullptr;
+  if (hipError_t r = from_cpu(cpu().stream_create(flags, &native))) return r;
+  std::shared_ptr<Stream> created(new Stream{device, native, flags});
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  objects().streams[created.get()] = created;
+  *stream = handle_of<hipStream_t>(created.get());
+  return hipSuccess;
+}
+
 }  // namespace
 
 }  // namespace anygpu::hip_test_driver
@@ -51,16 +65,7 @@ using namespace hip_test_driver;
 // On the calling thread's current device.
 ANYGPU_HIP_TEST_API hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned flags) {
   DRIVER_ENTRY(hipStreamCreateWithFlags);
-  if (!stream || (flags & ~kStreamFlags)) return hipErrorInvalidValue;
-  int device = 0;
-  if (hipError_t r = current_device(&device)) return r;
-  void* native = nullptr;
-  if (hipError_t r = from_cpu(cpu().stream_create(flags, &native))) return r;
-  std::shared_ptr<Stream> created(new Stream{device, native, flags});
-  std::lock_guard<std::mutex> lock(objects().mutex);
-  objects().streams[created.get()] = created;
-  *stream = handle_of<hipStream_t>(created.get());
-  return hipSuccess;
+  return create_stream(stream, flags);
 }
 
 // Pending work finishes first (the CPU stream's destructor waits for it).
@@ -111,6 +116,22 @@ ANYGPU_HIP_TEST_API hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t
   std::shared_ptr<Stream> found;
   if (hipError_t r = find_stream(stream, &found)) return r;
   return from_cpu(cpu().stream_wait_event(found->native, waited->native));
+}
+
+// The CPU streams have no priorities: one is accepted and has no effect. The range is ROCm's.
+ANYGPU_HIP_TEST_API hipError_t hipStreamCreateWithPriority(hipStream_t* stream, unsigned flags,
+                                                           int priority) {
+  DRIVER_ENTRY(hipStreamCreateWithPriority);
+  return create_stream(stream, flags);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  DRIVER_ENTRY(hipDeviceGetStreamPriorityRange);
+  int device = 0;
+  if (hipError_t r = current_device(&device)) return r;
+  if (least) *least = 0;
+  if (greatest) *greatest = -1;
+  return hipSuccess;
 }
 
 // On the null stream the callback runs at once (its work has run to completion); on another
