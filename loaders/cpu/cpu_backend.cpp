@@ -134,6 +134,9 @@ class CpuDevice final : public DeviceBackend {
         streams_.erase(found);
       }
     }
+    // Its work finishes before the call returns, as the API says. Dropping the reference alone
+    // does not wait when a device synchronize on another thread holds one too (its snapshot).
+    if (destroyed) destroyed->synchronize();
     destroyed.reset();
     return AG_SUCCESS;
   }
