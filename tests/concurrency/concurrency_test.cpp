@@ -122,6 +122,54 @@ TEST_P(Concurrency, HandlesCreatedAndDestroyedFromManyThreads) {
   EXPECT_EQ(0, failures);
 }
 
+// Host functions from many threads: each writes plain memory the queuing thread reads after its
+// synchronize (ThreadSanitizer checks that the stream orders them), some queue work on another
+// stream from inside, and streams are destroyed with host functions still pending.
+TEST_P(Concurrency, HostFunctionsFromManyThreads) {
+  struct Tally {
+    long calls = 0;  // plain: only the stream's order makes it safe
+    ag_stream other = nullptr;
+    int* device_word = nullptr;
+    int copied = 0;                       // written by a copy the host function queued on `other`
+    ag_result queued = AG_ERROR_UNKNOWN;  // what queuing that copy returned
+  };
+  const int failures = run_on_threads([&](int t) {
+    int bad = 0;
+    ag_stream stream, other;
+    if (agStreamCreate(device, 0, &stream) || agStreamCreate(device, 0, &other)) return 1;
+    DeviceBuffer<int> word(device, std::vector<int>{t + 7});
+    Tally tally;
+    tally.other = other;
+    tally.device_word = static_cast<int*>(word.get());
+    for (int i = 0; i < 100; ++i) {
+      bad +=
+          agLaunchHostFunc(
+              stream, [](void* data) { ++static_cast<Tally*>(data)->calls; }, &tally) != AG_SUCCESS;
+    }
+    bad += agLaunchHostFunc(
+               stream,
+               [](void* data) {
+                 auto* tally = static_cast<Tally*>(data);
+                 tally->queued = agMemcpyDtoHAsync(&tally->copied, tally->device_word, sizeof(int),
+                                                   tally->other);
+               },
+               &tally) != AG_SUCCESS;
+    bad += agStreamSynchronize(stream) != AG_SUCCESS;
+    bad += agStreamSynchronize(other) != AG_SUCCESS;
+    bad += tally.calls != 100;
+    bad += tally.queued != AG_SUCCESS;
+    bad += tally.copied != t + 7;
+    // Destroyed with host functions queued: they run first.
+    for (int i = 0; i < 50; ++i)
+      agLaunchHostFunc(stream, [](void* data) { ++static_cast<Tally*>(data)->calls; }, &tally);
+    bad += agStreamDestroy(stream) != AG_SUCCESS;
+    bad += tally.calls != 150;
+    bad += agStreamDestroy(other) != AG_SUCCESS;
+    return bad;
+  });
+  EXPECT_EQ(0, failures);
+}
+
 // Modules loaded, used and unloaded from many threads; lazy initialisation raced by all.
 TEST_P(Concurrency, ModulesLoadedFromManyThreads) {
   const int failures = run_on_threads([&](int t) {
