@@ -153,6 +153,24 @@ typedef struct ag_device_properties {
   uint64_t shared_memory_per_block; /* bytes of static plus dynamic shared memory a block may use */
   int warp_size;                    /* warp, wavefront or sub-group width; 32 on the CPU */
   int ordinal;                      /* this device's ordinal */
+  /* Appended after the first version (first_version_size: up to `ordinal`): */
+  int compute_capability_major; /* CUDA's and HIP's; 0 on Level Zero and the CPU */
+  int compute_capability_minor;
+  int pci_domain_id; /* -1 where there is no PCI device or the driver does not say */
+  int pci_bus_id;
+  int pci_device_id;
+  unsigned char uuid[16];    /* the driver's device UUID; all zero where it gives none */
+  int clock_rate_khz;        /* peak core clock; 0 where unknown */
+  int memory_bus_width_bits; /* 0 where unknown */
+  int registers_per_block;   /* 0 where there is no register file (the CPU) */
+  uint64_t shared_memory_per_block_optin; /* the most a kernel may opt in to; >= the default */
+  uint64_t l2_cache_bytes;                /* 0 where unknown */
+  int managed_memory;                     /* the driver can allocate memory host and device share */
+  int concurrent_managed_access;          /* host and device may touch managed memory at once */
+  int stream_ordered_allocation;          /* the driver has a stream-ordered allocator */
+  int host_functions;                     /* agLaunchHostFunc works: 1 on every device */
+  int driver_version; /* cuDriverGetVersion's, hipDriverGetVersion's, the Level Zero API version
+                         (major << 16 | minor); anygpu's (agGetVersion) on the CPU */
 } ag_device_properties;
 
 AG_API ag_result agDeviceGetCount(int* count);

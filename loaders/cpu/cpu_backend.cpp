@@ -52,6 +52,13 @@ class CpuDevice final : public DeviceBackend {
     p.max_grid_dim[2] = 65535;
     p.shared_memory_per_block = kSharedMemoryPerBlock;
     p.warp_size = static_cast<int>(kCpuWarpSize);
+    p.pci_domain_id = p.pci_bus_id = p.pci_device_id = -1;  // no PCI device, no UUID
+    p.clock_rate_khz = processor_max_clock_khz();
+    p.l2_cache_bytes = l2_cache_bytes();
+    p.shared_memory_per_block_optin = kSharedMemoryPerBlock;
+    p.managed_memory = 1;  // all of it is host memory
+    p.concurrent_managed_access = 1;
+    p.driver_version = AG_VERSION_MAJOR * 10000 + AG_VERSION_MINOR * 100 + AG_VERSION_PATCH;
     return p;
   }
 

@@ -4,6 +4,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <thread>
@@ -53,6 +54,17 @@ std::string processor_vendor() {
 uint64_t physical_memory_bytes() {
   return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
          static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+int processor_max_clock_khz() {
+  std::ifstream file("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+  long khz = 0;
+  return file >> khz && khz > 0 && khz <= INT32_MAX ? static_cast<int>(khz) : 0;
+}
+
+uint64_t l2_cache_bytes() {
+  const long bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);  // 0 or -1 where glibc cannot tell
+  return bytes > 0 ? static_cast<uint64_t>(bytes) : 0;
 }
 
 uint64_t available_memory_bytes() {

@@ -61,9 +61,20 @@ enum : CUdevice_attribute {
   CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7,
   CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
   CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
+  CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK = 12,
+  CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13,
   CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+  CU_DEVICE_ATTRIBUTE_PCI_BUS_ID = 33,
+  CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID = 34,
+  CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37,
+  CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38,
+  CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID = 50,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+  CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY = 83,
+  CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89,
+  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+  CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115,
 };
 
 enum : CUjit_option {
@@ -180,14 +191,14 @@ constexpr int kRequestedApiVersion = 12000;
   X(cuGetErrorName, cuGetErrorName, CUresult, (CUresult result, const char** name))     \
   X(cuGetErrorString, cuGetErrorString, CUresult, (CUresult result, const char** text)) \
   X(cuFuncGetParamInfo, cuFuncGetParamInfo, CUresult,                                   \
-    (CUfunction function, size_t index, size_t* offset, size_t* size))
+    (CUfunction function, size_t index, size_t* offset, size_t* size))                  \
+  X(cuDeviceGetUuid, cuDeviceGetUuid, CUresult, (CUuuid * uuid, CUdevice device))
 
 // What an nvcc-built CUDA Runtime program (static cudart, CUDA 13) calls beyond the lists above;
 // the test driver implements them. Its kernels come as a library (cuLibraryLoadData of the
 // fatbin wrapper) and launch through cuLaunchKernel with a CUkernel.
 #define ANYGPU_CUDA_RUNTIME_FUNCTIONS(X)                                                  \
   X(cuGetExportTable, cuGetExportTable, CUresult, (const void** table, const CUuuid* id)) \
-  X(cuDeviceGetUuid, cuDeviceGetUuid, CUresult, (CUuuid * uuid, CUdevice device))         \
   X(cuCtxGetDevice, cuCtxGetDevice, CUresult, (CUdevice * device))                        \
   X(cuCtxGetDevice_v2, cuCtxGetDevice, CUresult, (CUdevice * device, CUcontext context))  \
   X(cuCtxSynchronize_v2, cuCtxSynchronize, CUresult, (CUcontext context))                 \

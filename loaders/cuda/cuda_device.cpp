@@ -1,6 +1,7 @@
 #include "cuda_device.h"
 
 #include <cstdio>
+#include <cstring>
 
 #include "cuda_module.h"
 #include "ptx_isa.h"
@@ -34,7 +35,7 @@ ag_result CudaDevice::query_properties() {
     CUdevice_attribute attribute;
     int* value;
   };
-  int major = 0, minor = 0, shared = 0;
+  int major = 0, minor = 0, shared = 0, optin = 0, l2 = 0;
   const Attribute attributes[] = {
       {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major},
       {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor},
@@ -49,11 +50,32 @@ ag_result CudaDevice::query_properties() {
       // Without cuFuncSetAttribute a launch gets the default limit, not the opt-in one.
       {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &shared},
       {CU_DEVICE_ATTRIBUTE_WARP_SIZE, &p.warp_size},
+      {CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, &p.pci_domain_id},
+      {CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, &p.pci_bus_id},
+      {CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, &p.pci_device_id},
+      {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, &p.clock_rate_khz},
+      {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, &p.memory_bus_width_bits},
+      {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, &p.registers_per_block},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, &optin},
+      {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, &l2},
+      {CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, &p.managed_memory},
+      {CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, &p.concurrent_managed_access},
+      {CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, &p.stream_ordered_allocation},
   };
   for (const Attribute& a : attributes)
     if (CUresult r = cu_.cuDeviceGetAttribute(a.value, a.attribute, device_))
       return cuda_fail(r, "cuDeviceGetAttribute");
   p.shared_memory_per_block = static_cast<uint64_t>(shared);
+  p.shared_memory_per_block_optin = static_cast<uint64_t>(optin);
+  p.l2_cache_bytes = static_cast<uint64_t>(l2);
+  p.compute_capability_major = major;
+  p.compute_capability_minor = minor;
+  p.driver_version = driver_version_;
+  CUuuid uuid{};  // all zero where the driver has no cuDeviceGetUuid (before CUDA 9.2)
+  if (cu_.cuDeviceGetUuid) {
+    if (CUresult r = cu_.cuDeviceGetUuid(&uuid, device_)) return cuda_fail(r, "cuDeviceGetUuid");
+  }
+  memcpy(p.uuid, uuid.bytes, sizeof p.uuid);
   snprintf(p.vendor, sizeof p.vendor, "NVIDIA");
   snprintf(p.architecture, sizeof p.architecture, "sm_%d%d", major, minor);
   p.backend = AG_BACKEND_CUDA;

@@ -42,7 +42,11 @@ enum : hipError_t { ANYGPU_HIP_RESULTS(ANYGPU_HIP_RESULT_ENUMERATOR) };
 // entries hipDeviceAttributeName / Uuid / Arch / GcnArch / GcnArchName to Unused1..5 and kept
 // their slots, so nothing after them moved. Checked by compiling both headers' enums.
 enum : hipDeviceAttribute_t {
+  hipDeviceAttributeClockRate = 5,
+  hipDeviceAttributeConcurrentManagedAccess = 9,
+  hipDeviceAttributeL2CacheSize = 19,
   hipDeviceAttributeComputeCapabilityMajor = 23,
+  hipDeviceAttributeManagedMemory = 24,
   hipDeviceAttributeMaxBlockDimX = 26,
   hipDeviceAttributeMaxBlockDimY = 27,
   hipDeviceAttributeMaxBlockDimZ = 28,
@@ -50,9 +54,15 @@ enum : hipDeviceAttribute_t {
   hipDeviceAttributeMaxGridDimY = 30,
   hipDeviceAttributeMaxGridDimZ = 31,
   hipDeviceAttributeMaxThreadsPerBlock = 56,
+  hipDeviceAttributeMemoryBusWidth = 59,
   hipDeviceAttributeComputeCapabilityMinor = 61,
   hipDeviceAttributeMultiprocessorCount = 63,
+  hipDeviceAttributePciBusId = 67,
+  hipDeviceAttributePciDeviceId = 68,
+  hipDeviceAttributePciDomainID = 69,
+  hipDeviceAttributeMaxRegistersPerBlock = 71,
   hipDeviceAttributeMaxSharedMemoryPerBlock = 74,
+  hipDeviceAttributeSharedMemPerBlockOptin = 75,
   hipDeviceAttributeWarpSize = 87,
 };
 

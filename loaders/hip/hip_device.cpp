@@ -42,7 +42,7 @@ ag_result HipDevice::query_properties() {
     hipDeviceAttribute_t attribute;
     int* value;
   };
-  int shared = 0;
+  int shared = 0, optin = 0, l2 = 0;
   const Attribute attributes[] = {
       {hipDeviceAttributeMultiprocessorCount, &p.compute_units},
       {hipDeviceAttributeMaxThreadsPerBlock, &p.max_threads_per_block},
@@ -54,11 +54,29 @@ ag_result HipDevice::query_properties() {
       {hipDeviceAttributeMaxGridDimZ, &p.max_grid_dim[2]},
       {hipDeviceAttributeMaxSharedMemoryPerBlock, &shared},
       {hipDeviceAttributeWarpSize, &p.warp_size},
+      {hipDeviceAttributeComputeCapabilityMajor, &p.compute_capability_major},
+      {hipDeviceAttributeComputeCapabilityMinor, &p.compute_capability_minor},
+      {hipDeviceAttributePciDomainID, &p.pci_domain_id},
+      {hipDeviceAttributePciBusId, &p.pci_bus_id},
+      {hipDeviceAttributePciDeviceId, &p.pci_device_id},
+      {hipDeviceAttributeClockRate, &p.clock_rate_khz},
+      {hipDeviceAttributeMemoryBusWidth, &p.memory_bus_width_bits},
+      {hipDeviceAttributeMaxRegistersPerBlock, &p.registers_per_block},
+      {hipDeviceAttributeSharedMemPerBlockOptin, &optin},
+      {hipDeviceAttributeL2CacheSize, &l2},
+      {hipDeviceAttributeManagedMemory, &p.managed_memory},
+      {hipDeviceAttributeConcurrentManagedAccess, &p.concurrent_managed_access},
   };
   for (const Attribute& a : attributes)
     if (hipError_t r = hip_.hipDeviceGetAttribute(a.value, a.attribute, device_))
       return hip_fail(r, "hipDeviceGetAttribute");
   p.shared_memory_per_block = static_cast<uint64_t>(shared);
+  p.shared_memory_per_block_optin = static_cast<uint64_t>(optin);
+  p.l2_cache_bytes = static_cast<uint64_t>(l2);
+  // HIP has hipMallocAsync from 5.2 on: the attribute that says so moved between versions, so the
+  // field stays 0 (unknown) until anygpu's stream-ordered allocation asks the runtime itself.
+  if (hipError_t r = hip_.hipDriverGetVersion(&p.driver_version))
+    return hip_fail(r, "hipDriverGetVersion");
   if (ag_result r = query_target_id()) return r;
   if (p.name[0] == 0) snprintf(p.name, sizeof p.name, "AMD %s", p.architecture);
   snprintf(p.vendor, sizeof p.vendor, "AMD");

@@ -220,6 +220,7 @@ struct ze_group_count_t {
 #define ANYGPU_LEVEL_ZERO_REQUIRED_FUNCTIONS(X)                                                   \
   X(zeInit, ze_result_t, (uint32_t flags))                                                        \
   X(zeDriverGet, ze_result_t, (uint32_t* count, ze_driver_handle_t* drivers))                     \
+  X(zeDriverGetApiVersion, ze_result_t, (ze_driver_handle_t driver, uint32_t* version))           \
   X(zeDeviceGet, ze_result_t,                                                                     \
     (ze_driver_handle_t driver, uint32_t* count, ze_device_handle_t* devices))                    \
   X(zeDeviceGetProperties, ze_result_t,                                                           \
@@ -292,9 +293,8 @@ struct ze_group_count_t {
 
 // What a driver implements for the loader beyond the functions anygpu calls (the test driver
 // does).
-#define ANYGPU_LEVEL_ZERO_OTHER_FUNCTIONS(X)                                            \
-  X(zeDriverGetApiVersion, ze_result_t, (ze_driver_handle_t driver, uint32_t* version)) \
-  X(zeDriverGetProperties, ze_result_t,                                                 \
+#define ANYGPU_LEVEL_ZERO_OTHER_FUNCTIONS(X) \
+  X(zeDriverGetProperties, ze_result_t,      \
     (ze_driver_handle_t driver, ze_driver_properties_t * properties))
 
 // PFN_<symbol>: each function's type, the one declaration everything else is checked against.

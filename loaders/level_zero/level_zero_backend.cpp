@@ -81,9 +81,14 @@ class LevelZeroBackend final : public BackendWithDevices<LevelZeroDevice> {
     // Kept until exit, as the devices that use it (a context destroyed from a static destructor
     // could outlive the driver).
     contexts_.push_back(context);
+    uint32_t api_version = 0;
+    if (ze_result_t r = ze.zeDriverGetApiVersion(driver, &api_version)) {
+      *reason = which + "zeDriverGetApiVersion failed: " + describe_ze_result(r);
+      return false;
+    }
     for (auto& [device, properties] : gpus) {
       auto created = std::make_unique<LevelZeroDevice>(ze, context, device);
-      const ag_result queried = created->query_properties(properties);
+      const ag_result queried = created->query_properties(properties, api_version);
       if (!keep_device(std::move(created), queried, which, reason)) return false;
     }
     return true;

@@ -50,8 +50,10 @@ LevelZeroDevice::~LevelZeroDevice() {
   // Backends live until exit; a list left is destroyed when the driver tears the context down.
 }
 
-ag_result LevelZeroDevice::query_properties(const ze_device_properties_t& device) {
+ag_result LevelZeroDevice::query_properties(const ze_device_properties_t& device,
+                                            uint32_t api_version) {
   ag_device_properties& p = properties_;
+  p.driver_version = static_cast<int>(api_version);
   snprintf(p.name, sizeof p.name, "%.*s", static_cast<int>(sizeof device.name), device.name);
   if (device.vendorId == 0x8086)
     snprintf(p.vendor, sizeof p.vendor, "Intel");
@@ -60,6 +62,12 @@ ag_result LevelZeroDevice::query_properties(const ze_device_properties_t& device
   snprintf(p.architecture, sizeof p.architecture, "spirv64 (device 0x%04x)", device.deviceId);
   p.compute_units =
       static_cast<int>(device.numSlices * device.numSubslicesPerSlice * device.numEUsPerSubslice);
+  // The core API says no more: the PCI address and the caches are in extensions or calls anygpu
+  // does not load (docs/level-zero-backend.md).
+  memcpy(p.uuid, device.uuid, sizeof p.uuid);
+  p.clock_rate_khz =
+      static_cast<int>(std::min<uint64_t>(device.coreClockRate * 1000ull, INT32_MAX));
+  p.pci_domain_id = p.pci_bus_id = p.pci_device_id = -1;
   timer_resolution_ns_ = device.timerResolution ? device.timerResolution : 1;
   timestamp_bits_ = device.kernelTimestampValidBits ? device.kernelTimestampValidBits : 64;
 

@@ -26,7 +26,8 @@ class LevelZeroDevice final : public DeviceBackend {
   ~LevelZeroDevice() override;
 
   // Reads the properties once, at enumeration; the failed call is in the detail.
-  ag_result query_properties(const ze_device_properties_t& properties);
+  // `api_version`: its driver's (zeDriverGetApiVersion), major << 16 | minor.
+  ag_result query_properties(const ze_device_properties_t& properties, uint32_t api_version);
 
   ag_device_properties properties() override;
   DeviceTarget code_target() const override;

@@ -62,6 +62,10 @@ template <>
 constexpr size_t first_version_size<ag_backend_info>() {
   return offsetof(ag_backend_info, label);
 }
+template <>
+constexpr size_t first_version_size<ag_device_properties>() {
+  return offsetof(ag_device_properties, compute_capability_major);
+}
 
 // Copies a versioned struct out: the fields `out->struct_size` covers, up to sizeof(T); a size
 // below the first version is refused. The caller's struct_size is kept.

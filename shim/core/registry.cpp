@@ -81,6 +81,11 @@ void add_devices(Registry& registry, BackendRecord& record) {
     device->properties.struct_size = sizeof(ag_device_properties);
     device->properties.ordinal = device->ordinal;
     device->properties.backend = record.descriptor->kind;
+    device->properties.host_functions = 1;  // every backend runs them (agLaunchHostFunc)
+    // A device without an opt-in maximum allows what it allows by default.
+    if (device->properties.shared_memory_per_block_optin <
+        device->properties.shared_memory_per_block)
+      device->properties.shared_memory_per_block_optin = device->properties.shared_memory_per_block;
     device->code_rules = record.descriptor->code_rules(device->impl->code_target());
     device->handle = static_cast<ag_device>(handles().devices.insert(device.get()));
     registry.devices.push_back(device.release());  // reserved: cannot throw

@@ -104,6 +104,9 @@ TEST(BackendErrors, OutOfRangeIndexIsAnInvalidValue) {
 
 // The first version of ag_backend_info ended with `reason`; `label` was appended after it.
 constexpr size_t kBackendInfoFirstVersion = offsetof(ag_backend_info, label);
+// The first version of ag_device_properties ended with `ordinal`.
+constexpr size_t kDevicePropertiesFirstVersion =
+    offsetof(ag_device_properties, compute_capability_major);
 
 TEST(BackendErrors, NullInfoAndSmallStructSizeAreInvalidValues) {
   EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agBackendGetInfo(0, nullptr));
@@ -149,6 +152,24 @@ TEST(DeviceErrors, OutOfRangeOrdinalIsAnInvalidDevice) {
   EXPECT_NE(nullptr, device);
 }
 
+// A program built before the fields from compute_capability_major on were appended passes the
+// first version's size: it gets that version's fields, and nothing past them is written.
+TEST_F(ApiErrorTest, FirstVersionSizedDevicePropertiesGetTheirFieldsOnly) {
+  unsigned char bytes[sizeof(ag_device_properties) + 16];
+  memset(bytes, 0xab, sizeof bytes);
+  const size_t first_size = kDevicePropertiesFirstVersion;
+  memcpy(bytes, &first_size, sizeof first_size);
+  ASSERT_AG(agDeviceGetProperties(device, reinterpret_cast<ag_device_properties*>(bytes)));
+  ag_device_properties got{};
+  memcpy(&got, bytes, kDevicePropertiesFirstVersion);
+  EXPECT_EQ(kDevicePropertiesFirstVersion, got.struct_size);
+  EXPECT_STREQ(properties.name, got.name);
+  EXPECT_EQ(properties.warp_size, got.warp_size);
+  EXPECT_EQ(properties.ordinal, got.ordinal);
+  for (size_t i = kDevicePropertiesFirstVersion; i < sizeof bytes; ++i)
+    ASSERT_EQ(0xab, bytes[i]) << "byte " << i << " past the first version was written";
+}
+
 TEST_F(ApiErrorTest, DeviceGetPropertiesRejectsBadInput) {
   expect_invalid_handles<ag_device>("agDeviceGetProperties", [](ag_device bad) {
     Sentinel<ag_device_properties> out(sizeof(ag_device_properties));
@@ -159,7 +180,8 @@ TEST_F(ApiErrorTest, DeviceGetPropertiesRejectsBadInput) {
   EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agDeviceGetProperties(device, nullptr));
   expect_small_struct_sizes_rejected<ag_device_properties>(
       "agDeviceGetProperties",
-      [&](ag_device_properties* out) { return agDeviceGetProperties(device, out); });
+      [&](ag_device_properties* out) { return agDeviceGetProperties(device, out); },
+      kDevicePropertiesFirstVersion);
   ag_device_properties again{};
   again.struct_size = sizeof again;
   ASSERT_AG(agDeviceGetProperties(device, &again));

@@ -2,6 +2,7 @@
 // application's current context, and what a failed PTX compile tells the user.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <thread>
 
@@ -40,6 +41,23 @@ TEST_F(CudaBackendTest, DevicesCarryTheDriversProperties) {
     EXPECT_EQ(64, p.max_block_dim[2]);
     EXPECT_EQ(48u * 1024, p.shared_memory_per_block);
     EXPECT_GT(p.total_memory, 0u);
+    // The fields appended to the first version: the driver's attributes, UUID and version.
+    EXPECT_EQ(9, p.compute_capability_major);
+    EXPECT_EQ(0, p.compute_capability_minor);
+    EXPECT_EQ(0x1b, p.pci_bus_id);
+    EXPECT_EQ(0, p.pci_domain_id);
+    EXPECT_EQ(1980000, p.clock_rate_khz);
+    EXPECT_EQ(6144, p.memory_bus_width_bits);
+    EXPECT_EQ(65536, p.registers_per_block);
+    EXPECT_EQ(227u * 1024, p.shared_memory_per_block_optin);
+    EXPECT_EQ(uint64_t{60} << 20, p.l2_cache_bytes);
+    EXPECT_EQ(1, p.managed_memory);
+    EXPECT_EQ(1, p.concurrent_managed_access);
+    EXPECT_EQ(1, p.stream_ordered_allocation);
+    EXPECT_EQ(1, p.host_functions);
+    EXPECT_GE(p.driver_version, 11000);
+    EXPECT_EQ(0, memcmp(p.uuid, "anygpu-test-", 12));
+    EXPECT_EQ(index, static_cast<int>(p.uuid[12]));
   }
   EXPECT_EQ(nullptr, driver.cuda_device(2));
 }

@@ -47,6 +47,16 @@ TEST_F(HipBackendTest, DevicesCarryTheRuntimesProperties) {
     EXPECT_EQ(65536, p.max_grid_dim[1]);
     EXPECT_EQ(64u * 1024, p.shared_memory_per_block);
     EXPECT_EQ(uint64_t{16} << 30, p.total_memory);
+    // The fields appended to the first version, from the runtime's attributes.
+    EXPECT_EQ(0x63, p.pci_bus_id);
+    EXPECT_EQ(1700000, p.clock_rate_khz);
+    EXPECT_EQ(4096, p.memory_bus_width_bits);
+    EXPECT_EQ(65536, p.registers_per_block);
+    EXPECT_EQ(64u * 1024, p.shared_memory_per_block_optin);
+    EXPECT_EQ(uint64_t{8} << 20, p.l2_cache_bytes);
+    EXPECT_EQ(1, p.managed_memory);
+    EXPECT_EQ(1, p.host_functions);
+    EXPECT_GT(p.driver_version, 0);
   }
   EXPECT_EQ(nullptr, driver.hip_device(2));
   // A GPU is the best device: ordinal 0.

@@ -91,13 +91,18 @@ int main(int argc, char** argv) {
           "\"architecture\": %s, \"total_memory\": %llu, \"compute_units\": %d, "
           "\"max_threads_per_block\": %d, \"max_block_dim\": [%d, %d, %d], "
           "\"max_grid_dim\": [%d, %d, %d], \"shared_memory_per_block\": %llu, "
-          "\"warp_size\": %d}",
+          "\"warp_size\": %d, \"shared_memory_per_block_optin\": %llu, "
+          "\"compute_capability\": [%d, %d], \"pci\": [%d, %d, %d], \"clock_rate_khz\": %d, "
+          "\"l2_cache_bytes\": %llu, \"driver_version\": %d}",
           i ? "," : "", p.ordinal, json_string(p.name).c_str(), json_string(p.vendor).c_str(),
           json_string(labels[p.backend].c_str()).c_str(), json_string(p.architecture).c_str(),
           (unsigned long long)p.total_memory, p.compute_units, p.max_threads_per_block,
           p.max_block_dim[0], p.max_block_dim[1], p.max_block_dim[2], p.max_grid_dim[0],
           p.max_grid_dim[1], p.max_grid_dim[2], (unsigned long long)p.shared_memory_per_block,
-          p.warp_size);
+          p.warp_size, (unsigned long long)p.shared_memory_per_block_optin,
+          p.compute_capability_major, p.compute_capability_minor, p.pci_domain_id, p.pci_bus_id,
+          p.pci_device_id, p.clock_rate_khz, (unsigned long long)p.l2_cache_bytes,
+          p.driver_version);
     } else {
       printf("  [%d] %s (%s, %s backend)\n", p.ordinal, p.name, p.vendor,
              labels[p.backend].c_str());
@@ -108,9 +113,20 @@ int main(int argc, char** argv) {
       printf("      threads per block   %d (block %d x %d x %d, grid %d x %d x %d)\n",
              p.max_threads_per_block, p.max_block_dim[0], p.max_block_dim[1], p.max_block_dim[2],
              p.max_grid_dim[0], p.max_grid_dim[1], p.max_grid_dim[2]);
-      printf("      shared memory       %llu bytes per block\n",
-             (unsigned long long)p.shared_memory_per_block);
+      printf("      shared memory       %llu bytes per block (opt-in up to %llu)\n",
+             (unsigned long long)p.shared_memory_per_block,
+             (unsigned long long)p.shared_memory_per_block_optin);
       printf("      warp size           %d\n", p.warp_size);
+      if (p.compute_capability_major)
+        printf("      compute capability  %d.%d\n", p.compute_capability_major,
+               p.compute_capability_minor);
+      if (p.pci_bus_id >= 0)
+        printf("      PCI                 %04x:%02x:%02x\n", p.pci_domain_id, p.pci_bus_id,
+               p.pci_device_id);
+      if (p.clock_rate_khz) printf("      clock               %d MHz\n", p.clock_rate_khz / 1000);
+      if (p.l2_cache_bytes)
+        printf("      L2 cache            %llu KiB\n", (unsigned long long)p.l2_cache_bytes >> 10);
+      printf("      driver version      %d\n", p.driver_version);
     }
   }
   if (json) printf("\n  ]\n}\n");

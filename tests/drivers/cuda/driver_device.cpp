@@ -69,6 +69,20 @@ bool attribute_value(CUdevice_attribute attribute, int* value) {
     case 97:  // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
       *value = 227 * 1024;
       return true;
+    case 33:  // PCI_BUS_ID
+      *value = 0x1b;
+      return true;
+    case 37:  // GLOBAL_MEMORY_BUS_WIDTH, bits
+      *value = 6144;
+      return true;
+    case 38:  // L2_CACHE_SIZE
+      *value = 60 << 20;
+      return true;
+    case 83:   // MANAGED_MEMORY
+    case 89:   // CONCURRENT_MANAGED_ACCESS
+    case 115:  // MEMORY_POOLS_SUPPORTED
+      *value = 1;
+      return true;
   }
   // The other attributes CUDA 13.0 has (cuda.h's CU_DEVICE_ATTRIBUTE_MAX is 148) are features
   // this device lacks: the CUDA Runtime asks for all of them when it starts.

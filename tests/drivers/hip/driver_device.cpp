@@ -73,6 +73,26 @@ bool attribute_value(hipDeviceAttribute_t attribute, int* value) {
     case 19:  // L2CacheSize
       *value = 8 << 20;
       return true;
+    case 9:   // ConcurrentManagedAccess
+    case 24:  // ManagedMemory
+      *value = 1;
+      return true;
+    case 59:  // MemoryBusWidth, bits
+      *value = 4096;
+      return true;
+    case 67:  // PciBusId
+      *value = 0x63;
+      return true;
+    case 68:  // PciDeviceId
+    case 69:  // PciDomainID
+      *value = 0;
+      return true;
+    case 71:  // MaxRegistersPerBlock
+      *value = 65536;
+      return true;
+    case 75:  // SharedMemPerBlockOptin
+      *value = kSharedMemoryPerBlock;
+      return true;
   }
   return false;
 }
