@@ -55,13 +55,17 @@ ag_result HostFunctionRunner::append(ze_command_list_handle_t list, void (*fn)(v
     destroy_events(call);
     return ze_fail(r, "zeCommandListAppendSignalEvent");
   }
-  // Once the signal is in the list the function must run, even if the wait could not follow it.
-  const ag_result waited = ze_fail(ze_.zeCommandListAppendWaitOnEvents(list, 1, &call.returned),
-                                   "zeCommandListAppendWaitOnEvents");
+  if (ze_result_t r = ze_.zeCommandListAppendWaitOnEvents(list, 1, &call.returned)) {
+    // The signal is in the list: its event may go only once the list has passed it. The
+    // function is not called (the caller still owns `data`), and nothing was queued.
+    ze_.zeEventHostSynchronize(call.reached, kWaitForever);
+    destroy_events(call);
+    return ze_fail(r, "zeCommandListAppendWaitOnEvents");
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   queued_.push_back(call);
   changed_.notify_all();
-  return waited;
+  return AG_SUCCESS;
 }
 
 void HostFunctionRunner::reclaim() {

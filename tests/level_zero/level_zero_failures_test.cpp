@@ -67,6 +67,9 @@ const FailureCase kCases[] = {
      failure_calls::launch_host_func},
     {"zeCommandListAppendSignalEvent", 0x70000001, "ZE_RESULT_ERROR_DEVICE_LOST",
      AG_ERROR_LAUNCH_FAILED, failure_calls::launch_host_func},
+    // After the signal is in the list: its events must go, and the function must not run.
+    {"zeCommandListAppendWaitOnEvents", 0x78000004, "ZE_RESULT_ERROR_INVALID_ARGUMENT",
+     AG_ERROR_INVALID_VALUE, failure_calls::launch_host_func},
     {"zeEventHostSynchronize", 0x70000001, "ZE_RESULT_ERROR_DEVICE_LOST", AG_ERROR_LAUNCH_FAILED,
      [](Fixture& f) {
        EXPECT_AG(launch_saxpy(f, 64));
