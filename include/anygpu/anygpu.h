@@ -261,7 +261,10 @@ typedef void (*ag_host_fn)(void* user_data);
  * device, nor use its own stream: there agStreamSynchronize, agEventSynchronize,
  * agDeviceSynchronize, agStreamDestroy, agMemFree, agMemFreeHost and agModuleUnload on that
  * device, and every call naming that stream, return AG_ERROR_NOT_PERMITTED instead of waiting
- * forever. Other calls (work queued on other streams, waits on other devices) are allowed. */
+ * forever. Other calls (work queued on other streams, waits on other devices) are allowed on the
+ * CPU and Level Zero devices; CUDA and HIP forbid calls into their driver there (CUDA's
+ * CUDA_ERROR_NOT_PERMITTED is AG_ERROR_NOT_PERMITTED), so a portable host function makes no call
+ * that reaches a device. */
 AG_API ag_result agLaunchHostFunc(ag_stream stream, ag_host_fn fn, void* user_data);
 
 /* ------------------------------------------------------------------------------------------------

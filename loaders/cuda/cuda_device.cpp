@@ -60,11 +60,14 @@ ag_result CudaDevice::query_properties() {
       {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, &l2},
       {CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, &p.managed_memory},
       {CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, &p.concurrent_managed_access},
-      {CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, &p.stream_ordered_allocation},
   };
   for (const Attribute& a : attributes)
     if (CUresult r = cu_.cuDeviceGetAttribute(a.value, a.attribute, device_))
       return cuda_fail(r, "cuDeviceGetAttribute");
+  // CUDA 11.2: a driver of 11.0 or 11.1 does not know it, and the device has no memory pools.
+  if (cu_.cuDeviceGetAttribute(&p.stream_ordered_allocation,
+                               CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, device_))
+    p.stream_ordered_allocation = 0;
   p.shared_memory_per_block = static_cast<uint64_t>(shared);
   p.shared_memory_per_block_optin = static_cast<uint64_t>(optin);
   p.l2_cache_bytes = static_cast<uint64_t>(l2);

@@ -133,6 +133,10 @@ TEST_P(Concurrency, HostFunctionsFromManyThreads) {
     int copied = 0;                       // written by a copy the host function queued on `other`
     ag_result queued = AG_ERROR_UNKNOWN;  // what queuing that copy returned
   };
+  ag_device_properties p{};
+  p.struct_size = sizeof p;
+  ASSERT_EQ(AG_SUCCESS, agDeviceGetProperties(device, &p));
+  const bool driver_may_refuse = p.backend == AG_BACKEND_CUDA || p.backend == AG_BACKEND_HIP;
   const int failures = run_on_threads([&](int t) {
     int bad = 0;
     ag_stream stream, other;
@@ -157,8 +161,11 @@ TEST_P(Concurrency, HostFunctionsFromManyThreads) {
     bad += agStreamSynchronize(stream) != AG_SUCCESS;
     bad += agStreamSynchronize(other) != AG_SUCCESS;
     bad += tally.calls != 100;
-    bad += tally.queued != AG_SUCCESS;
-    bad += tally.copied != t + 7;
+    // A CUDA or HIP driver may refuse calls into it from a host function (anygpu allows them).
+    if (!(driver_may_refuse && tally.queued == AG_ERROR_NOT_PERMITTED)) {
+      bad += tally.queued != AG_SUCCESS;
+      bad += tally.copied != t + 7;
+    }
     // Destroyed with host functions queued: they run first.
     for (int i = 0; i < 50; ++i)
       agLaunchHostFunc(stream, [](void* data) { ++static_cast<Tally*>(data)->calls; }, &tally);

@@ -230,9 +230,17 @@ TEST_P(HostFunctionTest, RefusesWaitsForItsOwnDevice) {
     EXPECT_EQ(0u, what->detail.rfind(call, 0)) << what->detail;
     EXPECT_NE(std::string::npos, what->detail.find("host function")) << what->detail;
   }
-  EXPECT_EQ(AG_SUCCESS, inside.other_stream_copy.result) << inside.other_stream_copy.detail;
-  // The refused agMemFree left the buffer alone; the copy on the other stream ran.
-  for (int i = 0; i < 16; ++i) EXPECT_EQ(3, static_cast<int*>(staged)[i]) << i;
+  // Work on another stream is anygpu's to allow; a CUDA driver refuses any call of its own there.
+  ag_device_properties p{};
+  p.struct_size = sizeof p;
+  ASSERT_AG(agDeviceGetProperties(device, &p));
+  const bool driver_may_refuse = p.backend == AG_BACKEND_CUDA || p.backend == AG_BACKEND_HIP;
+  if (!driver_may_refuse || inside.other_stream_copy.result != AG_ERROR_NOT_PERMITTED) {
+    EXPECT_EQ(AG_SUCCESS, inside.other_stream_copy.result) << inside.other_stream_copy.detail;
+    // The copy on the other stream ran.
+    for (int i = 0; i < 16; ++i) EXPECT_EQ(3, static_cast<int*>(staged)[i]) << i;
+  }
+  // The refused agMemFree left the buffer alone.
   std::vector<int> still(16, 0);
   ASSERT_AG(agMemcpyDtoH(device, still.data(), buffer.get(), 16 * sizeof(int)));
   EXPECT_EQ(std::vector<int>(16, 3), still);
