@@ -112,13 +112,14 @@ class DirectApi final : public anygpu_bench::GpuApi {
         owned->fn(owned->data);
       }
     };
-    auto call = std::make_unique<Call>(Call{fn, data});
-    if (!hip_ok(state,
-                fn_.hipStreamAddCallback(static_cast<hip::hipStream_t>(stream), &Call::run,
-                                         call.get(), 0),
-                "hipStreamAddCallback"))
+    auto* call = new Call{fn, data};  // Call::run frees it once queued
+    if (!hip_ok(
+            state,
+            fn_.hipStreamAddCallback(static_cast<hip::hipStream_t>(stream), &Call::run, call, 0),
+            "hipStreamAddCallback")) {
+      delete call;
       return false;
-    call.release();
+    }
     return true;
   }
   bool alloc_host(benchmark::State& state, size_t bytes, void** host) const override {

@@ -268,11 +268,13 @@ struct HostFunctionCall {
 
 ag_result HipDevice::launch_host_func(void* stream, void (*fn)(void*), void* data) {
   return on_device([&] {
-    auto call = std::make_unique<HostFunctionCall>(HostFunctionCall{fn, data});
+    // Once queued, HostFunctionCall::run frees it; until then it is ours.
+    auto* call = new HostFunctionCall{fn, data};
     if (hipError_t r =
-            hip_.hipStreamAddCallback(as_stream(stream), &HostFunctionCall::run, call.get(), 0))
+            hip_.hipStreamAddCallback(as_stream(stream), &HostFunctionCall::run, call, 0)) {
+      delete call;
       return hip_fail(r, "hipStreamAddCallback");
-    call.release();  // HostFunctionCall::run frees it
+    }
     return AG_SUCCESS;
   });
 }

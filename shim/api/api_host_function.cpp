@@ -32,10 +32,12 @@ ag_result agLaunchHostFunc(ag_stream stream, ag_host_fn fn, void* user_data) try
   StreamRef s;
   if (ag_result r = get_stream(stream, &s)) return r;
   if (ag_result r = require_pointer(reinterpret_cast<const void*>(fn), "fn")) return r;
-  auto call = std::make_unique<HostCall>(HostCall{s->device, s.get(), fn, user_data});
-  if (ag_result r = s->device->impl->launch_host_func(s->native, &HostCall::run, call.get()))
+  // Once queued, the backend calls HostCall::run, which frees it; until then it is ours.
+  auto* call = new HostCall{s->device, s.get(), fn, user_data};
+  if (ag_result r = s->device->impl->launch_host_func(s->native, &HostCall::run, call)) {
+    delete call;
     return r;
-  call.release();  // the backend calls HostCall::run, which frees it
+  }
   return AG_SUCCESS;
 } catch (...) {
   return fail_from_exception();
