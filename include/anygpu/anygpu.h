@@ -347,6 +347,44 @@ typedef struct ag_param_info {
 AG_API ag_result agFunctionGetParamCount(ag_function function, int* count);
 AG_API ag_result agFunctionGetParamInfo(ag_function function, int index, ag_param_info* info);
 
+/* What the compiled kernel needs, as cuFuncGetAttribute tells it. */
+typedef struct ag_function_attributes {
+  size_t struct_size;           /* in: sizeof(ag_function_attributes) */
+  int max_threads_per_block;    /* the most a block of this kernel may have: the device's, or fewer
+                                   where its registers or a required work-group size limit it */
+  int registers_per_thread;     /* 0 where the driver does not say (the CPU has no register file) */
+  uint64_t static_shared_bytes; /* shared memory the kernel declares with a fixed size */
+  uint64_t max_dynamic_shared_bytes; /* the most dynamic shared memory a launch may ask for now:
+                                        the device's default less the static part, or what
+                                        agFunctionSetMaxDynamicShared set */
+  uint64_t const_bytes;              /* constant memory the kernel uses; 0 where unknown */
+  uint64_t local_bytes_per_thread;   /* private (local, spill) memory per thread */
+  int binary_version; /* the architecture the code was built for, major * 10 + minor (90 for
+                         sm_90) where the driver says; 0 elsewhere */
+} ag_function_attributes;
+
+AG_API ag_result agFunctionGetAttributes(ag_function function, ag_function_attributes* attributes);
+/* Lets launches of `function` ask for up to `bytes` of dynamic shared memory (cuFuncSetAttribute
+ * with CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES): more than the device's default, up to
+ * ag_device_properties.shared_memory_per_block_optin less the kernel's static shared memory, or
+ * less, which later launches must keep to. AG_ERROR_INVALID_VALUE above that, nothing changed. */
+AG_API ag_result agFunctionSetMaxDynamicShared(ag_function function, size_t bytes);
+
+/* How many blocks of `block_size` threads, each with `dynamic_shared_bytes` of dynamic shared
+ * memory, one compute unit (SM, CU) holds at once: the driver's answer on CUDA and HIP; on Level
+ * Zero and the CPU, where the driver has no such call, one block per compute unit (the CPU runs
+ * one block per worker thread). AG_ERROR_INVALID_VALUE when block_size is not in 1 to the
+ * function's max_threads_per_block or the shared memory is more than a launch may ask for. */
+AG_API ag_result agOccupancyMaxActiveBlocksPerMultiprocessor(ag_function function, int block_size,
+                                                             size_t dynamic_shared_bytes,
+                                                             int* blocks);
+/* The block size that keeps the most threads resident with `dynamic_shared_bytes` per block, the
+ * largest such when several do, at most `block_size_limit` (0: no limit), and the smallest grid
+ * that fills the device with it (cuOccupancyMaxPotentialBlockSize with a fixed shared size). */
+AG_API ag_result agOccupancyMaxPotentialBlockSize(ag_function function, size_t dynamic_shared_bytes,
+                                                  int block_size_limit, int* min_grid_size,
+                                                  int* block_size);
+
 /* ------------------------------------------------------------------------------------------------
  * Launch
  * ---------------------------------------------------------------------------------------------- */
@@ -356,8 +394,9 @@ AG_API ag_result agFunctionGetParamInfo(ag_function function, int index, ag_para
  * before the call returns. `extra` must be NULL. With `stream` NULL the launch runs on the
  * function's device and the call returns when it has finished; otherwise it is queued on `stream`,
  * which must belong to the function's device. Checked against the device limits:
- * AG_ERROR_INVALID_CONFIGURATION when a dimension is 0 or too large, or the shared memory exceeds
- * ag_device_properties.shared_memory_per_block.
+ * AG_ERROR_INVALID_CONFIGURATION when a dimension is 0 or too large, the block has more threads
+ * than the function's max_threads_per_block, or the dynamic shared memory exceeds the function's
+ * max_dynamic_shared_bytes (agFunctionGetAttributes; agFunctionSetMaxDynamicShared raises it).
  * `params` carries no count: anygpu reads as many entries as the kernel has parameters, so an
  * array shorter than that is read past its end, which no C ABI without a count can detect (CUDA's
  * cuLaunchKernel has the same contract). agLaunchKernelChecked takes the count and refuses a

@@ -511,6 +511,38 @@ class function {
   int param_count() const noexcept { return param_count_; }
   const std::vector<ag_param_info>& params() const noexcept { return params_; }
 
+  ag_function_attributes attributes() const {
+    ag_function_attributes a{};
+    a.struct_size = sizeof a;
+    check(agFunctionGetAttributes(handle_, &a), "agFunctionGetAttributes");
+    return a;
+  }
+  // cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes).
+  void set_max_dynamic_shared(std::size_t bytes) const {
+    check(agFunctionSetMaxDynamicShared(handle_, bytes), "agFunctionSetMaxDynamicShared");
+  }
+  int max_active_blocks_per_multiprocessor(int block_size,
+                                           std::size_t dynamic_shared_bytes = 0) const {
+    int blocks = 0;
+    check(agOccupancyMaxActiveBlocksPerMultiprocessor(handle_, block_size, dynamic_shared_bytes,
+                                                      &blocks),
+          "agOccupancyMaxActiveBlocksPerMultiprocessor");
+    return blocks;
+  }
+  struct potential_block_size {
+    int min_grid_size;
+    int block_size;
+  };
+  // cudaOccupancyMaxPotentialBlockSize; block_size_limit 0 is none.
+  potential_block_size max_potential_block_size(std::size_t dynamic_shared_bytes = 0,
+                                                int block_size_limit = 0) const {
+    potential_block_size result{0, 0};
+    check(agOccupancyMaxPotentialBlockSize(handle_, dynamic_shared_bytes, block_size_limit,
+                                           &result.min_grid_size, &result.block_size),
+          "agOccupancyMaxPotentialBlockSize");
+    return result;
+  }
+
  private:
   ag_function handle_ = nullptr;
   std::string name_;

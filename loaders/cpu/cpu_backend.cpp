@@ -22,6 +22,9 @@ namespace {
 
 constexpr size_t kAllocationAlignment = 256;  // as GPU allocations are
 constexpr uint64_t kSharedMemoryPerBlock = uint64_t{64} * 1024;
+// A worker's dynamic shared memory is host memory mapped on demand, so a kernel may opt in to as
+// much as a GPU's largest (the H200's 227 KiB) and more.
+constexpr uint64_t kSharedMemoryPerBlockOptin = uint64_t{1024} * 1024;
 
 const char* host_architecture() {
 #if defined(__x86_64__)
@@ -55,7 +58,7 @@ class CpuDevice final : public DeviceBackend {
     p.pci_domain_id = p.pci_bus_id = p.pci_device_id = -1;  // no PCI device, no UUID
     p.clock_rate_khz = processor_max_clock_khz();
     p.l2_cache_bytes = l2_cache_bytes();
-    p.shared_memory_per_block_optin = kSharedMemoryPerBlock;
+    p.shared_memory_per_block_optin = kSharedMemoryPerBlockOptin;
     p.managed_memory = 1;  // all of it is host memory
     p.concurrent_managed_access = 1;
     p.driver_version = AG_VERSION_MAJOR * 10000 + AG_VERSION_MINOR * 100 + AG_VERSION_PATCH;
@@ -248,6 +251,10 @@ class CpuDevice final : public DeviceBackend {
     if (ag_result r = usable()) return r;
     return static_cast<const HostModule*>(module)->get_global(name, pointer, bytes);
   }
+
+  // A host kernel's __shared__ variables are not in the block's budget, it has no registers to
+  // count, and its worker runs one block at a time: the runtime's occupancy model holds.
+  ag_result function_attributes(void*, FunctionAttributes&) override { return usable(); }
 
   ag_result launch(void* function, const LaunchConfig& config, void** params,
                    void* stream) override {

@@ -32,6 +32,10 @@ typedef struct CUctxCreateParams_st CUctxCreateParams;      // only passed throu
 typedef struct CUexecAffinityParam_st CUexecAffinityParam;  // only passed through
 typedef struct CUlaunchAttribute_st CUlaunchAttribute;      // only passed through
 
+// The dynamic shared memory a block of `block_size` threads needs
+// (cuOccupancyMaxPotentialBlockSize).
+typedef size_t (*CUoccupancyB2DSize)(int block_size);
+
 struct CUuuid {
   unsigned char bytes[16];
 };
@@ -75,6 +79,19 @@ enum : CUdevice_attribute {
   CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89,
   CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
   CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115,
+};
+
+enum : CUfunction_attribute {
+  CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+  CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+  CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2,
+  CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+  CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
+  CU_FUNC_ATTRIBUTE_PTX_VERSION = 5,
+  CU_FUNC_ATTRIBUTE_BINARY_VERSION = 6,
+  CU_FUNC_ATTRIBUTE_CACHE_MODE_CA = 7,
+  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+  CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9,
 };
 
 enum : CUjit_option {
@@ -183,7 +200,16 @@ constexpr int kRequestedApiVersion = 12000;
   X(cuLaunchKernel, cuLaunchKernel, CUresult,                                                     \
     (CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,    \
      unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream, void** params,   \
-     void** extra))
+     void** extra))                                                                               \
+  X(cuFuncGetAttribute, cuFuncGetAttribute, CUresult,                                             \
+    (int* value, CUfunction_attribute attribute, CUfunction function))                            \
+  X(cuFuncSetAttribute, cuFuncSetAttribute, CUresult,                                             \
+    (CUfunction function, CUfunction_attribute attribute, int value))                             \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor,     \
+    CUresult, (int* blocks, CUfunction function, int block_size, size_t dynamic_shared))          \
+  X(cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize, CUresult,                 \
+    (int* min_grid_size, int* block_size, CUfunction function,                                    \
+     CUoccupancyB2DSize shared_for_block_size, size_t dynamic_shared, int block_size_limit))
 
 // Used where present: names and texts of results (anygpu keeps its own table as well), and the
 // parameter layout of a cubin's kernel (CUDA 12.4).

@@ -58,6 +58,16 @@ class CudaDevice final : public DeviceBackend {
   ag_result launch(void* function, const LaunchConfig& config, void** params,
                    void* stream) override;
 
+  // cuda_function.cpp: attributes and occupancy, from the driver.
+  ag_result function_attributes(void* function, FunctionAttributes& attributes) override;
+  ag_result function_set_max_dynamic_shared(void* function, size_t bytes) override;
+  bool driver_occupancy() const override { return true; }
+  ag_result occupancy_max_active_blocks(void* function, int block_size, size_t dynamic_shared,
+                                        int* blocks) override;
+  ag_result occupancy_max_potential_block_size(void* function, size_t dynamic_shared,
+                                               int block_size_limit, int* min_grid_size,
+                                               int* block_size) override;
+
  private:
   // Runs `call` with the primary context current (see ContextScope).
   template <typename Call>

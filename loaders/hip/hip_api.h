@@ -24,6 +24,7 @@ typedef struct ihipEvent_t* hipEvent_t;
 typedef struct ihipModule_t* hipModule_t;
 typedef struct ihipModuleSymbol_t* hipFunction_t;
 typedef int hipDeviceAttribute_t;
+typedef int hipFunction_attribute;
 typedef int hipDriverProcAddressQueryResult;
 typedef int hipMemcpyKind;
 
@@ -64,6 +65,18 @@ enum : hipDeviceAttribute_t {
   hipDeviceAttributeMaxSharedMemoryPerBlock = 74,
   hipDeviceAttributeSharedMemPerBlockOptin = 75,
   hipDeviceAttributeWarpSize = 87,
+};
+
+// CUDA's numbering (hip/driver_types.h).
+enum : hipFunction_attribute {
+  HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+  HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+  HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2,
+  HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+  HIP_FUNC_ATTRIBUTE_NUM_REGS = 4,
+  HIP_FUNC_ATTRIBUTE_PTX_VERSION = 5,
+  HIP_FUNC_ATTRIBUTE_BINARY_VERSION = 6,
+  HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
 };
 
 enum : unsigned {
@@ -197,7 +210,15 @@ constexpr size_t kR0600GcnArchNameOffset = 1160;
   X(hipModuleLaunchKernel, hipModuleLaunchKernel, hipError_t,                                      \
     (hipFunction_t function, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,  \
      unsigned block_y, unsigned block_z, unsigned shared_bytes, hipStream_t stream, void** params, \
-     void** extra))
+     void** extra))                                                                                \
+  X(hipFuncGetAttribute, hipFuncGetAttribute, hipError_t,                                          \
+    (int* value, hipFunction_attribute attribute, hipFunction_t function))                         \
+  X(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,                                            \
+    hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, hipError_t,                                \
+    (int* blocks, hipFunction_t function, int block_size, size_t dynamic_shared))                  \
+  X(hipModuleOccupancyMaxPotentialBlockSize, hipModuleOccupancyMaxPotentialBlockSize, hipError_t,  \
+    (int* grid_size, int* block_size, hipFunction_t function, size_t dynamic_shared,               \
+     int block_size_limit))
 
 // Used where present: names and texts of results (anygpu keeps its own table as well; both
 // return a static string, never null in HIP), and the HIP 6 properties layout, preferred to the

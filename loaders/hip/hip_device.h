@@ -54,6 +54,15 @@ class HipDevice final : public DeviceBackend {
   ag_result launch(void* function, const LaunchConfig& config, void** params,
                    void* stream) override;
 
+  // hip_function.cpp: attributes and occupancy, from the runtime.
+  ag_result function_attributes(void* function, FunctionAttributes& attributes) override;
+  bool driver_occupancy() const override { return true; }
+  ag_result occupancy_max_active_blocks(void* function, int block_size, size_t dynamic_shared,
+                                        int* blocks) override;
+  ag_result occupancy_max_potential_block_size(void* function, size_t dynamic_shared,
+                                               int block_size_limit, int* min_grid_size,
+                                               int* block_size) override;
+
  private:
   // Runs `call` with this device current on the calling thread.
   template <typename Call>

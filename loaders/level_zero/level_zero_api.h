@@ -43,6 +43,7 @@ enum : ze_structure_type_t {
   ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC = 0x16,
   ZE_STRUCTURE_TYPE_MODULE_DESC = 0x1b,
   ZE_STRUCTURE_TYPE_KERNEL_DESC = 0x1d,
+  ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES = 0x1e,
 };
 
 enum : uint32_t { ZE_INIT_FLAG_GPU_ONLY = 0x1, ZE_INIT_FLAG_VPU_ONLY = 0x2 };
@@ -208,6 +209,28 @@ struct ze_kernel_desc_t {
   const char* pKernelName;
 };
 
+struct ze_kernel_uuid_t {
+  uint8_t kid[16];
+  uint8_t mid[16];
+};
+
+struct ze_kernel_properties_t {
+  ze_structure_type_t stype;
+  void* pNext;
+  uint32_t numKernelArgs;
+  uint32_t requiredGroupSizeX;
+  uint32_t requiredGroupSizeY;
+  uint32_t requiredGroupSizeZ;
+  uint32_t requiredNumSubGroups;
+  uint32_t requiredSubgroupSize;
+  uint32_t maxSubgroupSize;
+  uint32_t maxNumSubgroups;
+  uint32_t localMemSize;  // bytes of shared local memory the kernel declares
+  uint32_t privateMemSize;
+  uint32_t spillMemSize;
+  ze_kernel_uuid_t uuid;
+};
+
 struct ze_group_count_t {
   uint32_t groupCountX;
   uint32_t groupCountY;
@@ -289,7 +312,9 @@ struct ze_group_count_t {
   X(zeKernelSetGroupSize, ze_result_t,                                                            \
     (ze_kernel_handle_t kernel, uint32_t x, uint32_t y, uint32_t z))                              \
   X(zeKernelSetArgumentValue, ze_result_t,                                                        \
-    (ze_kernel_handle_t kernel, uint32_t index, size_t size, const void* value))
+    (ze_kernel_handle_t kernel, uint32_t index, size_t size, const void* value))                  \
+  X(zeKernelGetProperties, ze_result_t,                                                           \
+    (ze_kernel_handle_t kernel, ze_kernel_properties_t * properties))
 
 // What a driver implements for the loader beyond the functions anygpu calls (the test driver
 // does).

@@ -66,6 +66,8 @@ class LevelZeroDevice final : public DeviceBackend {
                               size_t* bytes) override;
   ag_result launch(void* function, const LaunchConfig& config, void** params,
                    void* stream) override;
+  // level_zero_function.cpp. Occupancy is the runtime's model: the core API has no calculator.
+  ag_result function_attributes(void* function, FunctionAttributes& attributes) override;
 
  private:
   // `priority` a ZE_COMMAND_QUEUE_PRIORITY_*.

@@ -121,6 +121,12 @@ ag_result get_ze_function(const LevelZeroFunctions& ze, ZeModule* module, const 
   desc.pKernelName = name;
   if (ze_result_t r = ze.zeKernelCreate(module->module, &desc, &created->kernel))
     return ze_fail(r, "zeKernelCreate", ("kernel " + std::string(name)).c_str());
+  // Read before the kernel is kept, so that a failure leaves the module as it was.
+  created->properties.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
+  if (ze_result_t r = ze.zeKernelGetProperties(created->kernel, &created->properties)) {
+    ze.zeKernelDestroy(created->kernel);
+    return ze_fail(r, "zeKernelGetProperties", ("kernel " + std::string(name)).c_str());
+  }
   SpirvInfo info;
   std::string error;
   if (read_spirv(ByteReader(module->image.data(), module->image.size()), &info, &error)) {

@@ -32,7 +32,8 @@ struct ZeFunction {
   // The kernel object holds arguments and group size until the launch is appended: a launch
   // holds this lock from its first setting to the append.
   std::mutex mutex;
-  uint32_t group[3] = {0, 0, 0};  // the group size last set
+  uint32_t group[3] = {0, 0, 0};        // the group size last set
+  ze_kernel_properties_t properties{};  // read once, when the kernel is created
 };
 
 struct ZeModule {

@@ -1,13 +1,15 @@
 // agLaunchKernel: the hot path. Checks against the device's limits, then hands over to the
 // backend; allocates nothing and formats a string only on failure.
 #include "shim/api/api_common.h"
+#include "shim/core/function_limits.h"
 
 using namespace anygpu;
 
 namespace {
 
-ag_result check_dimensions(const ag_device_properties& limits, const LaunchConfig& config) {
+ag_result check_dimensions(const Function& f, const LaunchConfig& config) {
   static const char* const axis = "xyz";
+  const ag_device_properties& limits = f.device->properties;
   uint64_t threads = 1;
   for (int i = 0; i < 3; ++i) {
     if (config.grid[i] == 0 || config.block[i] == 0)
@@ -23,13 +25,17 @@ ag_result check_dimensions(const ag_device_properties& limits, const LaunchConfi
                   config.grid[i], limits.max_grid_dim[i]);
     threads *= config.block[i];
   }
-  if (threads > static_cast<uint64_t>(limits.max_threads_per_block))
-    return fail(AG_ERROR_INVALID_CONFIGURATION, "a block of %llu threads exceeds the device's %d",
-                (unsigned long long)threads, limits.max_threads_per_block);
-  if (config.shared_memory_bytes > limits.shared_memory_per_block)
+  const int max_threads = function_max_threads(f);
+  if (threads > static_cast<uint64_t>(max_threads))
     return fail(AG_ERROR_INVALID_CONFIGURATION,
-                "%u bytes of dynamic shared memory exceed the device's %llu per block",
-                config.shared_memory_bytes, (unsigned long long)limits.shared_memory_per_block);
+                "a block of %llu threads exceeds this function's %d (agFunctionGetAttributes)",
+                (unsigned long long)threads, max_threads);
+  const uint64_t shared = f.max_dynamic_shared.load(std::memory_order_relaxed);
+  if (config.shared_memory_bytes > shared)
+    return fail(AG_ERROR_INVALID_CONFIGURATION,
+                "%u bytes of dynamic shared memory exceed the %llu this function may ask for; "
+                "agFunctionSetMaxDynamicShared raises it up to the device's opt-in limit",
+                config.shared_memory_bytes, (unsigned long long)shared);
   return AG_SUCCESS;
 }
 
@@ -37,7 +43,7 @@ ag_result check_dimensions(const ag_device_properties& limits, const LaunchConfi
 ag_result launch(Function* f, const LaunchConfig& config, ag_stream stream, void** params,
                  void** extra) {
   if (extra) return fail(AG_ERROR_NOT_SUPPORTED, "extra must be NULL; pass arguments in params");
-  if (ag_result r = check_dimensions(f->device->properties, config)) return r;
+  if (ag_result r = check_dimensions(*f, config)) return r;
   if (!f->params.empty()) {
     if (!params)
       return fail(AG_ERROR_INVALID_VALUE, "params is NULL but the kernel takes %zu parameters",

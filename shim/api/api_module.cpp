@@ -15,6 +15,7 @@
 #include "shim/code_object/code_object_kernels.h"
 #include "shim/code_object/kernel_name_match.h"
 #include "shim/core/device_code.h"
+#include "shim/core/function_limits.h"
 #include "shim/core/host_function_guard.h"
 
 using namespace anygpu;
@@ -215,13 +216,21 @@ ag_result agModuleGetFunction(ag_module module, const char* name, ag_function* f
     *function = known->second;
     return AG_SUCCESS;
   }
-  auto* object = new Function{m.get(), m->device, nullptr, {}};
+  auto* object = new Function;
+  object->module = m.get();
+  object->device = m->device;
+  object->native = nullptr;
   if (ag_result r = m->device->impl->module_get_function(
           m->native, resolved.c_str(), &object->native, object->params, object->params_known)) {
     delete object;
     const bool unknown = r == AG_ERROR_NOT_FOUND && !listed && !m->kernel_names.kernels.empty();
     return unknown ? fail_not_listed(*m) : r;
   }
+  if (ag_result r = m->device->impl->function_attributes(object->native, object->attributes)) {
+    delete object;
+    return r;
+  }
+  object->max_dynamic_shared = default_max_dynamic_shared(*object);
   void* handle = handles().functions.insert(object);
   if (!handle) {
     delete object;

@@ -18,6 +18,16 @@ namespace anygpu {
 
 enum class CopyKind { host_to_device, device_to_host, device_to_device };
 
+// What a compiled kernel needs (agFunctionGetAttributes). Zero where the driver does not say.
+struct FunctionAttributes {
+  int max_threads_per_block = 0;  // 0: the device's limit
+  int registers_per_thread = 0;
+  uint64_t static_shared_bytes = 0;
+  uint64_t const_bytes = 0;
+  uint64_t local_bytes_per_thread = 0;
+  int binary_version = 0;
+};
+
 struct LaunchConfig {
   unsigned grid[3];
   unsigned block[3];
@@ -88,6 +98,28 @@ class DeviceBackend {
   // only). AG_ERROR_NOT_FOUND, with a detail, when the module has none.
   virtual ag_result module_get_global(void* module, const char* name, void** pointer,
                                       size_t* bytes) = 0;
+  // Asked once, when the function's handle is made.
+  virtual ag_result function_attributes(void* function, FunctionAttributes& attributes) = 0;
+  // Tells the driver that launches may ask for up to `bytes` of dynamic shared memory, already
+  // checked against the device's opt-in limit. Only drivers with an opt-in need to hear it.
+  virtual ag_result function_set_max_dynamic_shared(void* function, size_t bytes) {
+    return AG_SUCCESS;
+  }
+  // True where the driver computes occupancy (the two calls below); otherwise the runtime's own
+  // model answers: one resident block per compute unit.
+  virtual bool driver_occupancy() const { return false; }
+  // Arguments already checked: block_size within the function's limit, the shared memory within
+  // what a launch may ask for.
+  virtual ag_result occupancy_max_active_blocks(void* function, int block_size,
+                                                size_t dynamic_shared, int* blocks) {
+    *blocks = 1;
+    return AG_SUCCESS;
+  }
+  virtual ag_result occupancy_max_potential_block_size(void* function, size_t dynamic_shared,
+                                                       int block_size_limit, int* min_grid_size,
+                                                       int* block_size) {
+    return AG_ERROR_NOT_SUPPORTED;  // not reached: driver_occupancy() is false
+  }
   // `stream` nullptr: run to completion before returning.
   virtual ag_result launch(void* function, const LaunchConfig& config, void** params,
                            void* stream) = 0;

@@ -67,6 +67,9 @@ struct Function {
   void* native;
   std::vector<ag_param_info> params;
   bool params_known = false;
+  FunctionAttributes attributes;  // read once, when the handle is made
+  // What a launch may ask for (agFunctionSetMaxDynamicShared), checked on every launch.
+  std::atomic<uint64_t> max_dynamic_shared{0};
 };
 
 struct HandleTables {
