@@ -286,6 +286,77 @@ TEST_F(ModuleErrorTest, ParamInfoRejectsBadInput) {
   EXPECT_EQ(AG_PARAM_POINTER, info.kind);
 }
 
+TEST_F(ModuleErrorTest, FunctionAttributesRejectBadInput) {
+  expect_invalid_handles<ag_function>("agFunctionGetAttributes", [&](ag_function bad) {
+    Sentinel<ag_function_attributes> a(sizeof(ag_function_attributes));
+    const ag_result result = agFunctionGetAttributes(bad, a.get());
+    EXPECT_TRUE(a.intact());
+    return result;
+  });
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agFunctionGetAttributes(saxpy, nullptr));
+  expect_small_struct_sizes_rejected<ag_function_attributes>(
+      "agFunctionGetAttributes",
+      [&](ag_function_attributes* a) { return agFunctionGetAttributes(saxpy, a); });
+  ag_function_attributes before{};
+  before.struct_size = sizeof before;
+  ASSERT_AG(agFunctionGetAttributes(saxpy, &before));
+
+  expect_invalid_handles<ag_function>("agFunctionSetMaxDynamicShared", [&](ag_function bad) {
+    return agFunctionSetMaxDynamicShared(bad, 1024);
+  });
+  ag_device_properties p{};
+  p.struct_size = sizeof p;
+  ASSERT_AG(agDeviceGetProperties(device, &p));
+  for (size_t bytes :
+       {size_t(p.shared_memory_per_block_optin - before.static_shared_bytes + 1), SIZE_MAX}) {
+    SCOPED_TRACE(bytes);
+    EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agFunctionSetMaxDynamicShared(saxpy, bytes));
+  }
+  ag_function_attributes after{};
+  after.struct_size = sizeof after;
+  ASSERT_AG(agFunctionGetAttributes(saxpy, &after));
+  EXPECT_EQ(before.max_dynamic_shared_bytes, after.max_dynamic_shared_bytes);
+}
+
+TEST_F(ModuleErrorTest, OccupancyRejectsBadInput) {
+  ag_function_attributes a{};
+  a.struct_size = sizeof a;
+  ASSERT_AG(agFunctionGetAttributes(saxpy, &a));
+  int blocks = -7;
+  expect_invalid_handles<ag_function>(
+      "agOccupancyMaxActiveBlocksPerMultiprocessor", [&](ag_function bad) {
+        return agOccupancyMaxActiveBlocksPerMultiprocessor(bad, 64, 0, &blocks);
+      });
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE,
+               agOccupancyMaxActiveBlocksPerMultiprocessor(saxpy, 64, 0, nullptr));
+  for (int block : {0, -1, INT_MIN, a.max_threads_per_block + 1}) {
+    SCOPED_TRACE(block);
+    EXPECT_FAILS(AG_ERROR_INVALID_VALUE,
+                 agOccupancyMaxActiveBlocksPerMultiprocessor(saxpy, block, 0, &blocks));
+  }
+  for (size_t shared : {size_t(a.max_dynamic_shared_bytes + 1), SIZE_MAX}) {
+    SCOPED_TRACE(shared);
+    EXPECT_FAILS(AG_ERROR_INVALID_VALUE,
+                 agOccupancyMaxActiveBlocksPerMultiprocessor(saxpy, 64, shared, &blocks));
+  }
+  EXPECT_EQ(-7, blocks);
+
+  int grid = -7, size = -7;
+  expect_invalid_handles<ag_function>("agOccupancyMaxPotentialBlockSize", [&](ag_function bad) {
+    return agOccupancyMaxPotentialBlockSize(bad, 0, 0, &grid, &size);
+  });
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE,
+               agOccupancyMaxPotentialBlockSize(saxpy, 0, 0, nullptr, &size));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE,
+               agOccupancyMaxPotentialBlockSize(saxpy, 0, 0, &grid, nullptr));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE,
+               agOccupancyMaxPotentialBlockSize(saxpy, 0, -1, &grid, &size));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agOccupancyMaxPotentialBlockSize(
+                                           saxpy, a.max_dynamic_shared_bytes + 1, 0, &grid, &size));
+  EXPECT_EQ(-7, grid);
+  EXPECT_EQ(-7, size);
+}
+
 // ---- Launch ------------------------------------------------------------------------------------
 
 struct Config {

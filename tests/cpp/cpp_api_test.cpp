@@ -345,6 +345,29 @@ TEST(CppLaunchTest, HostFunctionBetweenAKernelAndACopy) {
   EXPECT_THROW(s.launch_host_func(nullptr, nullptr), anygpu::error);
 }
 
+// The occupancy answer launches; the opt-in moves the limit the attributes report.
+TEST(CppLaunchTest, FunctionAttributesAndOccupancy) {
+  const anygpu::device dev = cpu();
+  const anygpu::module m = test_kernels(dev);
+  const anygpu::function saxpy = m.function("saxpy");
+  const anygpu::function::potential_block_size best = saxpy.max_potential_block_size();
+  ASSERT_GE(best.block_size, 1);
+  EXPECT_EQ(
+      dev.properties().compute_units * saxpy.max_active_blocks_per_multiprocessor(best.block_size),
+      best.min_grid_size);
+  const int n = 10000;
+  anygpu::device_memory<float> dx(dev, std::vector<float>(n, 2.0f));
+  anygpu::device_memory<float> dy(dev, std::vector<float>(n, 1.0f));
+  const unsigned block = static_cast<unsigned>(best.block_size);
+  anygpu::launch(saxpy, {(n + block - 1) / block, block}, n, 1.0f, dx, dy);
+  EXPECT_EQ(std::vector<float>(n, 3.0f), dy.download());
+
+  saxpy.set_max_dynamic_shared(100 * 1024);
+  EXPECT_EQ(100u * 1024, saxpy.attributes().max_dynamic_shared_bytes);
+  EXPECT_THROW(saxpy.set_max_dynamic_shared(SIZE_MAX), anygpu::error);
+  EXPECT_THROW(saxpy.max_active_blocks_per_multiprocessor(0), anygpu::error);
+}
+
 // On the CPU device every priority is clamped to its only one, 0; the stream works as any other.
 TEST(CppLaunchTest, StreamWithAPriority) {
   const anygpu::device dev = cpu();

@@ -52,6 +52,8 @@ const FailureCase kCases[] = {
        return r;
      },
      "mixed_params"},
+    {"zeKernelGetProperties", 0x78000004, "ZE_RESULT_ERROR_INVALID_ARGUMENT",
+     AG_ERROR_INVALID_VALUE, failure_calls::module_get_function},
     {"zeKernelSetGroupSize", 0x78000013, "ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION",
      AG_ERROR_INVALID_CONFIGURATION, [](Fixture& f) { return launch_saxpy(f, 64); }},
     {"zeKernelSetArgumentValue", 0x78000016, "ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE",

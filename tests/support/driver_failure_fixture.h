@@ -129,6 +129,31 @@ inline ag_result module_get_function(DriverFailureObjects& f) {
   EXPECT_EQ(nullptr, fn);
   return r;
 }
+inline ag_result set_max_dynamic_shared(DriverFailureObjects& f) {
+  ag_function_attributes before{};
+  before.struct_size = sizeof before;
+  EXPECT_AG(agFunctionGetAttributes(f.saxpy, &before));
+  ag_result r = agFunctionSetMaxDynamicShared(f.saxpy, 1024);
+  ag_function_attributes after{};
+  after.struct_size = sizeof after;
+  EXPECT_AG(agFunctionGetAttributes(f.saxpy, &after));
+  EXPECT_EQ(before.max_dynamic_shared_bytes, after.max_dynamic_shared_bytes)
+      << "a failed opt-in changed the function's limit";
+  return r;
+}
+inline ag_result occupancy_max_active_blocks(DriverFailureObjects& f) {
+  int blocks = -1;
+  ag_result r = agOccupancyMaxActiveBlocksPerMultiprocessor(f.saxpy, 128, 0, &blocks);
+  EXPECT_EQ(-1, blocks);
+  return r;
+}
+inline ag_result occupancy_max_potential_block_size(DriverFailureObjects& f) {
+  int min_grid = -1, block = -1;
+  ag_result r = agOccupancyMaxPotentialBlockSize(f.saxpy, 0, 0, &min_grid, &block);
+  EXPECT_EQ(-1, min_grid);
+  EXPECT_EQ(-1, block);
+  return r;
+}
 inline ag_result launch(DriverFailureObjects& f) {
   return launch_saxpy(f, 256);
 }

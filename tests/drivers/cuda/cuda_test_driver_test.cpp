@@ -356,6 +356,114 @@ TEST_F(CudaTestDriver, RunsSaxpyFromPtx) {
             cu.cuLaunchKernel(saxpy, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr));
 }
 
+// Function attributes and occupancy on the driver's sm_90 model (driver_occupancy.cpp): 2048
+// threads, 32 blocks and 228 KiB of shared memory per SM, 32 registers a thread. The dynamic
+// shared memory a launch may ask for is the function's limit, raised by cuFuncSetAttribute.
+TEST_F(CudaTestDriver, AnswersFunctionAttributesAndOccupancy) {
+  if (!have_test_ptx()) GTEST_SKIP() << "no PTX built (clang-19 missing)";
+  CUmodule module = nullptr;
+  std::string info_log, error_log;
+  ASSERT_EQ(CUDA_SUCCESS, load_ptx(test_ptx(), &module, &info_log, &error_log));
+  CUfunction saxpy = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuModuleGetFunction(&saxpy, module, "saxpy"));
+  const std::pair<CUfunction_attribute, int> expected[] = {
+      {CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024},
+      {CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, 0},
+      {CU_FUNC_ATTRIBUTE_NUM_REGS, 32},
+      {CU_FUNC_ATTRIBUTE_BINARY_VERSION, 90},
+      {CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 48 * 1024},
+      {CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, -1}};
+  int value = 0;
+  for (const auto& [attribute, number] : expected) {
+    EXPECT_EQ(CUDA_SUCCESS, cu.cuFuncGetAttribute(&value, attribute, saxpy)) << attribute;
+    EXPECT_EQ(number, value) << attribute;
+  }
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuFuncGetAttribute(&value, 10, saxpy));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuFuncGetAttribute(nullptr, CU_FUNC_ATTRIBUTE_NUM_REGS, saxpy));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cu.cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_NUM_REGS,
+                                                             reinterpret_cast<CUfunction>(&value)));
+
+  int blocks = -1;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, saxpy, 256, 0));
+  EXPECT_EQ(8, blocks);  // by threads and by registers
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, saxpy, 32, 0));
+  EXPECT_EQ(32, blocks);  // by blocks
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, saxpy, 2048, 0));
+  EXPECT_EQ(0, blocks);  // more threads than the function takes
+  EXPECT_EQ(CUDA_SUCCESS,
+            cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, saxpy, 256, 100 * 1024));
+  EXPECT_EQ(0, blocks);  // more shared memory than the function may ask for
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, saxpy, 0, 0));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(nullptr, saxpy, 256, 0));
+
+  // The opt-in limit is 227 KiB; the carveout is taken and changes nothing.
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuFuncSetAttribute(saxpy, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                  227 * 1024 + 1));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuFuncSetAttribute(saxpy, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, -1));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuFuncSetAttribute(saxpy, CU_FUNC_ATTRIBUTE_NUM_REGS, 16));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuFuncSetAttribute(saxpy, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 101));
+  EXPECT_EQ(CUDA_SUCCESS,
+            cu.cuFuncSetAttribute(saxpy, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 50));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE,
+            cu.cuFuncSetAttribute(reinterpret_cast<CUfunction>(&value),
+                                  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 0));
+
+  // n = 0: the kernel touches no memory.
+  int count = 0;
+  float a = 1.0f;
+  CUdeviceptr none = 0;
+  void* params[] = {&count, &a, &none, &none};
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuLaunchKernel(saxpy, 1, 1, 1, 256, 1, 1, 100 * 1024, nullptr, params, nullptr));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuFuncSetAttribute(
+                              saxpy, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 100 * 1024));
+  EXPECT_EQ(CUDA_SUCCESS,
+            cu.cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, saxpy));
+  EXPECT_EQ(100 * 1024, value);
+  EXPECT_EQ(CUDA_SUCCESS,
+            cu.cuLaunchKernel(saxpy, 1, 1, 1, 256, 1, 1, 100 * 1024, nullptr, params, nullptr));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuLaunchKernel(saxpy, 1, 1, 1, 256, 1, 1, 100 * 1024 + 1, nullptr, params, nullptr));
+  EXPECT_EQ(CUDA_SUCCESS,
+            cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, saxpy, 256, 100 * 1024));
+  EXPECT_EQ(2, blocks);  // by shared memory
+
+  // The largest block size with the most threads per SM, and the grid that fills 132 SMs.
+  int grid = -1, block = -1;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuOccupancyMaxPotentialBlockSize(&grid, &block, saxpy, nullptr, 0, 0));
+  EXPECT_EQ(1024, block);
+  EXPECT_EQ(2 * 132, grid);
+  // Up to 200 threads: 192 holds 1920 threads, 128 holds 2048.
+  EXPECT_EQ(CUDA_SUCCESS,
+            cu.cuOccupancyMaxPotentialBlockSize(&grid, &block, saxpy, nullptr, 0, 200));
+  EXPECT_EQ(128, block);
+  EXPECT_EQ(16 * 132, grid);
+  EXPECT_EQ(CUDA_SUCCESS,
+            cu.cuOccupancyMaxPotentialBlockSize(&grid, &block, saxpy, nullptr, 0, 16));
+  EXPECT_EQ(16, block);
+  EXPECT_EQ(32 * 132, grid);
+  // 512 bytes a thread: at most 200 threads within the limit; 64 threads hold 7 blocks (448).
+  const CUoccupancyB2DSize per_thread = [](int size) { return size_t{512} * size; };
+  EXPECT_EQ(CUDA_SUCCESS,
+            cu.cuOccupancyMaxPotentialBlockSize(&grid, &block, saxpy, per_thread, 0, 0));
+  EXPECT_EQ(64, block);
+  EXPECT_EQ(7 * 132, grid);
+  // No block size fits more shared memory than the function may ask for.
+  EXPECT_EQ(CUDA_SUCCESS,
+            cu.cuOccupancyMaxPotentialBlockSize(&grid, &block, saxpy, nullptr, 200 * 1024, 0));
+  EXPECT_EQ(0, block);
+  EXPECT_EQ(0, grid);
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuOccupancyMaxPotentialBlockSize(nullptr, &block, saxpy, nullptr, 0, 0));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuModuleUnload(module));
+}
+
 // A stream held busy by wait_flag reports CUDA_ERROR_NOT_READY, and so does an event behind it.
 TEST_F(CudaTestDriver, StreamsRunAsynchronously) {
   if (!have_test_ptx()) GTEST_SKIP() << "no PTX built (clang-19 missing)";

@@ -1,6 +1,6 @@
 // cuLaunchKernel (of a function, or of a library's kernel): the launch is checked against the
-// device's limits, then run by the CPU backend on the stream's CPU stream, or to completion for
-// the legacy default stream.
+// device's limits and the function's dynamic shared memory limit, then run by the CPU backend on
+// the stream's CPU stream, or to completion for the legacy default stream.
 #include "driver_cpu.h"
 #include "driver_library.h"
 #include "driver_objects.h"
@@ -9,14 +9,17 @@
 namespace anygpu::cuda_test_driver {
 namespace {
 
-bool fits_device(const unsigned grid[3], const unsigned block[3], unsigned shared_bytes) {
+// `max_shared`: the function's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, the device's
+// per-block shared memory unless cuFuncSetAttribute raised it.
+bool fits_device(const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
+                 int max_shared) {
   uint64_t threads = 1;
   for (int i = 0; i < 3; ++i) {
     if (grid[i] == 0 || grid[i] > kMaxGridDim[i] || block[i] == 0 || block[i] > kMaxBlockDim[i])
       return false;
     threads *= block[i];
   }
-  return threads <= kMaxThreadsPerBlock && shared_bytes <= kSharedMemoryPerBlock;
+  return threads <= kMaxThreadsPerBlock && shared_bytes <= static_cast<unsigned>(max_shared);
 }
 
 }  // namespace
@@ -42,15 +45,18 @@ ANYGPU_CUDA_TEST_API CUresult cuLaunchKernel(CUfunction function, unsigned grid_
 #endif
   void* native = nullptr;
   size_t parameters = 0;
+  int max_shared = 0;
   {
     std::lock_guard<std::mutex> lock(objects().mutex);
     const Function* found = objects().function(function);
     if (!found || found->context != context) return CUDA_ERROR_INVALID_HANDLE;
     native = found->native;
     parameters = found->layout.size();
+    max_shared = found->max_dynamic_shared;
   }
   const LaunchConfig launch{{grid_x, grid_y, grid_z}, {block_x, block_y, block_z}, shared_bytes};
-  if (extra || (parameters && !params) || !fits_device(launch.grid, launch.block, shared_bytes))
+  if (extra || (parameters && !params) ||
+      !fits_device(launch.grid, launch.block, shared_bytes, max_shared))
     return CUDA_ERROR_INVALID_VALUE;
   std::shared_ptr<Stream> on;
   if (CUresult r = stream_for_work(context, stream, &on)) return r;

@@ -49,6 +49,10 @@ struct Function {
   Context* context;
   void* native;  // the CPU backend's kernel
   std::vector<ag_param_info> layout;
+  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, with `Objects::mutex` held: the most dynamic
+  // shared memory a launch may ask for (the kernels have no static shared memory), raised up to
+  // the opt-in limit by cuFuncSetAttribute.
+  int max_dynamic_shared = kSharedMemoryPerBlock;
 };
 
 struct Module {

@@ -363,6 +363,79 @@ TEST_F(HipTestDriver, LoadsACodeObjectThatFitsAndRunsItsKernels) {
   EXPECT_EQ(hipErrorInvalidHandle, hip.hipModuleGetFunction(&again, module, "saxpy"));
 }
 
+// Function attributes and occupancy on the driver's CDNA model (driver_occupancy.cpp): 2048
+// threads in wavefronts of 64, 32 blocks and 64 KiB of LDS per CU, 104 CUs.
+TEST_F(HipTestDriver, AnswersFunctionAttributesAndOccupancy) {
+  const std::vector<unsigned char> code = gfx90a_code_object();
+  SKIP_WITHOUT(code, ANYGPU_HIP_TEST_GFX90A_PATH);
+  hipModule_t module = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipModuleLoadData(&module, code.data()));
+  hipFunction_t saxpy = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipModuleGetFunction(&saxpy, module, "saxpy"));
+  const std::pair<hipFunction_attribute, int> expected[] = {
+      {HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024},
+      {HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, 0},
+      {HIP_FUNC_ATTRIBUTE_NUM_REGS, 32},
+      {HIP_FUNC_ATTRIBUTE_BINARY_VERSION, 0},
+      {HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 64 * 1024}};
+  int value = -1;
+  for (const auto& [attribute, number] : expected) {
+    EXPECT_EQ(hipSuccess, hip.hipFuncGetAttribute(&value, attribute, saxpy)) << attribute;
+    EXPECT_EQ(number, value) << attribute;
+  }
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipFuncGetAttribute(&value, 10, saxpy));
+  EXPECT_EQ(hipErrorInvalidValue,
+            hip.hipFuncGetAttribute(nullptr, HIP_FUNC_ATTRIBUTE_NUM_REGS, saxpy));
+  EXPECT_EQ(hipErrorInvalidValue,
+            hip.hipFuncGetAttribute(&value, HIP_FUNC_ATTRIBUTE_NUM_REGS, nullptr));
+  EXPECT_EQ(hipErrorInvalidHandle,
+            hip.hipFuncGetAttribute(&value, HIP_FUNC_ATTRIBUTE_NUM_REGS,
+                                    reinterpret_cast<hipFunction_t>(&value)));
+
+  int blocks = -1;
+  EXPECT_EQ(hipSuccess,
+            hip.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, saxpy, 256, 0));
+  EXPECT_EQ(8, blocks);  // by threads
+  EXPECT_EQ(hipSuccess,
+            hip.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, saxpy, 1, 0));
+  EXPECT_EQ(32, blocks);  // by blocks: each takes a whole wavefront
+  EXPECT_EQ(hipSuccess,
+            hip.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, saxpy, 256, 16 * 1024));
+  EXPECT_EQ(4, blocks);  // by LDS
+  EXPECT_EQ(hipSuccess,
+            hip.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, saxpy, 1025, 0));
+  EXPECT_EQ(0, blocks);  // more threads than a block has
+  EXPECT_EQ(hipSuccess,
+            hip.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, saxpy, 256, 65537));
+  EXPECT_EQ(0, blocks);  // more LDS than a block has
+  EXPECT_EQ(hipErrorInvalidValue,
+            hip.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, saxpy, 0, 0));
+  EXPECT_EQ(hipErrorInvalidValue,
+            hip.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(nullptr, saxpy, 256, 0));
+
+  // The largest block size with the most threads per CU, and the grid that fills 104 CUs.
+  int grid = -1, block = -1;
+  EXPECT_EQ(hipSuccess, hip.hipModuleOccupancyMaxPotentialBlockSize(&grid, &block, saxpy, 0, 0));
+  EXPECT_EQ(1024, block);
+  EXPECT_EQ(2 * 104, grid);
+  // Up to 200 threads: 192 holds 1920 threads, 128 holds 2048.
+  EXPECT_EQ(hipSuccess, hip.hipModuleOccupancyMaxPotentialBlockSize(&grid, &block, saxpy, 0, 200));
+  EXPECT_EQ(128, block);
+  EXPECT_EQ(16 * 104, grid);
+  EXPECT_EQ(hipSuccess, hip.hipModuleOccupancyMaxPotentialBlockSize(&grid, &block, saxpy, 0, 48));
+  EXPECT_EQ(48, block);
+  EXPECT_EQ(32 * 104, grid);
+  EXPECT_EQ(hipSuccess,
+            hip.hipModuleOccupancyMaxPotentialBlockSize(&grid, &block, saxpy, 65537, 0));
+  EXPECT_EQ(0, block);
+  EXPECT_EQ(0, grid);
+  EXPECT_EQ(hipErrorInvalidValue,
+            hip.hipModuleOccupancyMaxPotentialBlockSize(nullptr, &block, saxpy, 0, 0));
+  EXPECT_EQ(hipSuccess, hip.hipModuleUnload(module));
+  EXPECT_EQ(hipErrorInvalidHandle,
+            hip.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, saxpy, 256, 0));
+}
+
 TEST_F(HipTestDriver, RefusesCodeObjectsForAnotherTarget) {
   const std::vector<unsigned char> xnack_on = gfx90a_code_object(0x300);
   SKIP_WITHOUT(xnack_on, ANYGPU_HIP_TEST_GFX90A_PATH);

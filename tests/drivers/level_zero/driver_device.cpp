@@ -101,7 +101,7 @@ ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t device,
   p->numSubGroupSizes = 3;
   p->subGroupSizes[0] = 8;
   p->subGroupSizes[1] = 16;
-  p->subGroupSizes[2] = 32;
+  p->subGroupSizes[2] = kMaxSubgroupSize;
   return ZE_RESULT_SUCCESS;
 }
 

@@ -180,4 +180,24 @@ ze_result_t zeKernelSetArgumentValue(ze_kernel_handle_t kernel, uint32_t index, 
   return ZE_RESULT_SUCCESS;
 }
 
+// What a kernel of the host build needs: its SPIR-V parameters (the trailing __local one
+// included, as a real driver counts it), sub-groups of the device's largest size, and no static
+// local, private or spill memory. Like the driver's other queries, the caller's stype and pNext
+// are kept and not checked.
+ze_result_t zeKernelGetProperties(ze_kernel_handle_t kernel, ze_kernel_properties_t* properties) {
+  DRIVER_ENTRY(zeKernelGetProperties);
+  Kernel* k = as<Kernel>(kernel, Kind::kernel);
+  if (!k) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!properties) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  void* next = properties->pNext;
+  const ze_structure_type_t stype = properties->stype;
+  memset(properties, 0, sizeof *properties);
+  properties->stype = stype;
+  properties->pNext = next;
+  properties->numKernelArgs = static_cast<uint32_t>(k->spirv.size());
+  properties->maxSubgroupSize = kMaxSubgroupSize;
+  properties->maxNumSubgroups = kMaxGroupSize / kMaxSubgroupSize;
+  return ZE_RESULT_SUCCESS;
+}
+
 }  // namespace anygpu::level_zero_test_driver

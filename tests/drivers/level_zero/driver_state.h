@@ -59,7 +59,8 @@ using namespace anygpu::level_zero;
   X(zeKernelCreate) \
   X(zeKernelDestroy) \
   X(zeKernelSetGroupSize) \
-  X(zeKernelSetArgumentValue)
+  X(zeKernelSetArgumentValue) \
+  X(zeKernelGetProperties)
 // clang-format on
 
 enum Fn {

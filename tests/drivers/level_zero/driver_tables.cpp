@@ -67,7 +67,7 @@ ANYGPU_L0_TABLE(zeGetModuleBuildLogProcAddrTable, put(table, 0, zeModuleBuildLog
                 put(table, 1, zeModuleBuildLogGetString))
 ANYGPU_L0_TABLE(zeGetKernelProcAddrTable, put(table, 0, zeKernelCreate);
                 put(table, 1, zeKernelDestroy); put(table, 3, zeKernelSetGroupSize);
-                put(table, 6, zeKernelSetArgumentValue))
+                put(table, 6, zeKernelSetArgumentValue); put(table, 10, zeKernelGetProperties))
 // The tables of what anygpu never calls: accepted, left as the loader gave them.
 ANYGPU_L0_TABLE(zeGetCommandQueueProcAddrTable)
 ANYGPU_L0_TABLE(zeGetFenceProcAddrTable)
