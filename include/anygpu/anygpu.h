@@ -230,6 +230,49 @@ AG_API ag_result agMemsetD16Async(void* dst_device, unsigned short value, size_t
 AG_API ag_result agMemsetD32Async(void* dst_device, unsigned int value, size_t count,
                                   ag_stream stream);
 
+/* Pitched memory (cuMemAllocPitch, cudaMallocPitch): `height` rows of `width_bytes`, each row
+ * starting *pitch bytes after the one before. *pitch is width_bytes rounded up to
+ * AG_PITCH_ALIGNMENT, so that every row starts as aligned as the allocation; the allocation is
+ * *pitch * height bytes and is freed with agMemFree. */
+#define AG_PITCH_ALIGNMENT 512
+AG_API ag_result agMemAllocPitch(ag_device device, size_t width_bytes, size_t height,
+                                 void** device_ptr, size_t* pitch);
+/* `height` rows of `width_bytes` from src, a row every src_pitch bytes, to dst, a row every
+ * dst_pitch bytes (cudaMemcpy2D with cudaMemcpyDefault): the direction and device from the
+ * pointers, as agMemcpy. A pitch may not be less than width_bytes; every row must lie inside the
+ * memory it names. width_bytes or height 0 copies nothing and succeeds, as CUDA does. */
+AG_API ag_result agMemcpy2D(void* dst, size_t dst_pitch, const void* src, size_t src_pitch,
+                            size_t width_bytes, size_t height);
+AG_API ag_result agMemcpy2DAsync(void* dst, size_t dst_pitch, const void* src, size_t src_pitch,
+                                 size_t width_bytes, size_t height, ag_stream stream);
+
+/* Memory seen as slices of rows (cudaPitchedPtr): a row every `pitch` bytes, a slice every
+ * `pitch * height` bytes. */
+typedef struct ag_pitched_ptr {
+  void* ptr;
+  size_t pitch;
+  size_t height; /* rows in a slice; may be 0 when a copy's depth is 1 */
+} ag_pitched_ptr;
+
+/* A box of `width_bytes` x `height` rows x `depth` slices, from (src_x_bytes, src_y, src_z) of src
+ * to (dst_x_bytes, dst_y, dst_z) of dst: cudaMemcpy3D for linear memory. */
+typedef struct ag_memcpy_3d {
+  size_t struct_size; /* in: sizeof(ag_memcpy_3d) */
+  ag_pitched_ptr src;
+  size_t src_x_bytes; /* the box's origin in src: bytes into a row, row, slice */
+  size_t src_y;
+  size_t src_z;
+  ag_pitched_ptr dst;
+  size_t dst_x_bytes;
+  size_t dst_y;
+  size_t dst_z;
+  size_t width_bytes; /* the box: bytes of a row, rows, slices */
+  size_t height;
+  size_t depth;
+} ag_memcpy_3d;
+AG_API ag_result agMemcpy3D(const ag_memcpy_3d* copy);
+AG_API ag_result agMemcpy3DAsync(const ag_memcpy_3d* copy, ag_stream stream);
+
 /* ------------------------------------------------------------------------------------------------
  * Streams: in-order asynchronous queues. Streams of one device run independently of each other.
  * ---------------------------------------------------------------------------------------------- */

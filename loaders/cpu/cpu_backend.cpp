@@ -112,6 +112,14 @@ class CpuDevice final : public DeviceBackend {
       memmove(dst, src, bytes);
     return AG_SUCCESS;
   }
+  ag_result copy_pitched(CopyKind, const PitchedCopy& c, void* stream) override {
+    if (ag_result r = usable()) return r;
+    if (stream)
+      static_cast<CpuStream*>(stream)->enqueue_pitched_copy(c);
+    else
+      copy_rows(c);
+    return AG_SUCCESS;
+  }
   ag_result fill(void* dst, uint32_t value, unsigned element_size, size_t count,
                  void* stream) override {
     if (ag_result r = usable()) return r;

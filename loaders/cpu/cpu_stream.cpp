@@ -58,6 +58,22 @@ void CpuStream::enqueue_copy(void* dst, const void* src, size_t bytes) {
   publish(lock);
 }
 
+void copy_rows(const PitchedCopy& c) {
+  if (c.contiguous()) {
+    memmove(c.dst, c.src, c.width * c.height * c.depth);
+    return;
+  }
+  c.for_each_row([&](void* dst, const void* src) { memmove(dst, src, c.width); });
+}
+
+void CpuStream::enqueue_pitched_copy(const PitchedCopy& c) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  Command& command = reserve(lock);
+  command.kind = Kind::pitched_copy;
+  command.pitched = c;
+  publish(lock);
+}
+
 void fill_elements(void* dst, uint32_t value, unsigned element_size, size_t count) {
   if (element_size == 1) {
     memset(dst, static_cast<unsigned char>(value), count);
@@ -141,6 +157,9 @@ void CpuStream::execute(Command& command) {
     }
     case Kind::copy:
       if (!faulted) memmove(command.dst, command.src, command.bytes);
+      break;
+    case Kind::pitched_copy:
+      if (!faulted) copy_rows(command.pitched);
       break;
     case Kind::memset:
       if (!faulted) fill_elements(command.dst, command.value, command.element_size, command.bytes);

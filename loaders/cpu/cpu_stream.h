@@ -12,6 +12,7 @@
 
 #include "cpu_event.h"
 #include "host_kernel.h"
+#include "shim/core/pitched_copy.h"
 
 namespace anygpu::cpu {
 
@@ -20,6 +21,8 @@ class WorkerPool;
 constexpr size_t kMaxArgumentBytes = 4096;
 constexpr size_t kMaxParameters = 256;
 
+// A 2-D or 3-D copy, row by row (overlapping rows as memmove does).
+void copy_rows(const PitchedCopy& c);
 // `count` elements of `element_size` bytes (1, 2 or 4) set to the low bytes of `value`.
 void fill_elements(void* dst, uint32_t value, unsigned element_size, size_t count);
 
@@ -32,6 +35,7 @@ class CpuStream {
 
   void enqueue_launch(const LaunchPacket& packet);  // copies the arguments
   void enqueue_copy(void* dst, const void* src, size_t bytes);
+  void enqueue_pitched_copy(const PitchedCopy& c);
   void enqueue_fill(void* dst, uint32_t value, unsigned element_size, size_t count);
   void enqueue_record(CpuEvent* event);
   void enqueue_wait(CpuEvent* event);
@@ -43,13 +47,14 @@ class CpuStream {
   bool idle();
 
  private:
-  enum class Kind { launch, copy, memset, record, wait, host_function };
+  enum class Kind { launch, copy, pitched_copy, memset, record, wait, host_function };
   struct Command {
     Kind kind;
     LaunchPacket packet;
     void* dst;
     const void* src;
     size_t bytes;  // a fill: the element count
+    PitchedCopy pitched;
     uint32_t value;
     unsigned element_size;
     CpuEvent* event;

@@ -36,6 +36,28 @@ typedef struct CUlaunchAttribute_st CUlaunchAttribute;      // only passed throu
 // (cuOccupancyMaxPotentialBlockSize).
 typedef size_t (*CUoccupancyB2DSize)(int block_size);
 
+// CUDA_MEMCPY3D_v2 (cuda.h): a pitched copy of Width x Height x Depth bytes; anygpu uses the
+// host and device memory types only.
+typedef int CUmemorytype;
+enum : CUmemorytype { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2 };
+struct CUDA_MEMCPY3D {
+  size_t srcXInBytes, srcY, srcZ, srcLOD;
+  CUmemorytype srcMemoryType;
+  const void* srcHost;
+  CUdeviceptr srcDevice;
+  void* srcArray;
+  void* reserved0;
+  size_t srcPitch, srcHeight;
+  size_t dstXInBytes, dstY, dstZ, dstLOD;
+  CUmemorytype dstMemoryType;
+  void* dstHost;
+  CUdeviceptr dstDevice;
+  void* dstArray;
+  void* reserved1;
+  size_t dstPitch, dstHeight;
+  size_t WidthInBytes, Height, Depth;
+};
+
 struct CUuuid {
   unsigned char bytes[16];
 };
@@ -162,6 +184,8 @@ constexpr int kRequestedApiVersion = 12000;
     (void* dst, CUdeviceptr src, size_t bytes, CUstream stream))                                  \
   X(cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync, CUresult,                                            \
     (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))                            \
+  X(cuMemcpy3D_v2, cuMemcpy3D, CUresult, (const CUDA_MEMCPY3D* copy))                             \
+  X(cuMemcpy3DAsync_v2, cuMemcpy3DAsync, CUresult, (const CUDA_MEMCPY3D* copy, CUstream stream))  \
   X(cuMemsetD8_v2, cuMemsetD8, CUresult, (CUdeviceptr dst, unsigned char value, size_t count))    \
   X(cuMemsetD8Async, cuMemsetD8Async, CUresult,                                                   \
     (CUdeviceptr dst, unsigned char value, size_t count, CUstream stream))                        \

@@ -174,6 +174,36 @@ ag_result CudaDevice::copy(CopyKind kind, void* dst, const void* src, size_t byt
   });
 }
 
+// One cuMemcpy3D for a 2-D or 3-D box; the origins are in the pointers already.
+ag_result CudaDevice::copy_pitched(CopyKind kind, const PitchedCopy& c, void* stream) {
+  CUDA_MEMCPY3D p{};
+  const bool src_on_device = kind != CopyKind::host_to_device;
+  const bool dst_on_device = kind != CopyKind::device_to_host;
+  p.srcMemoryType = src_on_device ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+  if (src_on_device)
+    p.srcDevice = device_pointer(c.src);
+  else
+    p.srcHost = c.src;
+  p.dstMemoryType = dst_on_device ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+  if (dst_on_device)
+    p.dstDevice = device_pointer(c.dst);
+  else
+    p.dstHost = c.dst;
+  p.srcPitch = c.src_pitch;
+  p.srcHeight = c.src_rows;
+  p.dstPitch = c.dst_pitch;
+  p.dstHeight = c.dst_rows;
+  p.WidthInBytes = c.width;
+  p.Height = c.height;
+  p.Depth = c.depth;
+  return in_context([&] {
+    const CUresult r =
+        stream ? cu_.cuMemcpy3DAsync_v2(&p, as_stream(stream)) : cu_.cuMemcpy3D_v2(&p);
+    if (r != CUDA_SUCCESS) return cuda_fail(r, stream ? "cuMemcpy3DAsync_v2" : "cuMemcpy3D_v2");
+    return stream || kind == CopyKind::device_to_host ? AG_SUCCESS : finish_default_stream();
+  });
+}
+
 ag_result CudaDevice::fill(void* dst, uint32_t value, unsigned element_size, size_t count,
                            void* stream) {
   const CUdeviceptr p = device_pointer(dst);

@@ -30,6 +30,7 @@ class CudaDevice final : public DeviceBackend {
   ag_result host_free(void* pointer) override;
   ag_result mem_info(size_t* free_bytes, size_t* total_bytes) override;
   ag_result copy(CopyKind kind, void* dst, const void* src, size_t bytes, void* stream) override;
+  ag_result copy_pitched(CopyKind kind, const PitchedCopy& c, void* stream) override;
   ag_result fill(void* dst, uint32_t value, unsigned element_size, size_t count,
                  void* stream) override;
 

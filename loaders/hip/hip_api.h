@@ -25,8 +25,13 @@ typedef struct ihipModule_t* hipModule_t;
 typedef struct ihipModuleSymbol_t* hipFunction_t;
 typedef int hipDeviceAttribute_t;
 typedef int hipFunction_attribute;
-typedef int hipDriverProcAddressQueryResult;
 typedef int hipMemcpyKind;
+enum : hipMemcpyKind {
+  hipMemcpyHostToDevice = 1,
+  hipMemcpyDeviceToHost = 2,
+  hipMemcpyDeviceToDevice = 3
+};
+typedef int hipDriverProcAddressQueryResult;
 
 // Passed by value to hipLaunchKernel.
 struct dim3 {
@@ -169,6 +174,12 @@ constexpr size_t kR0600GcnArchNameOffset = 1160;
     (void* dst, hipDeviceptr_t src, size_t bytes, hipStream_t stream))                             \
   X(hipMemcpyDtoDAsync, hipMemcpyDtoDAsync, hipError_t,                                            \
     (hipDeviceptr_t dst, hipDeviceptr_t src, size_t bytes, hipStream_t stream))                    \
+  X(hipMemcpy2D, hipMemcpy2D, hipError_t,                                                          \
+    (void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width, size_t height,  \
+     hipMemcpyKind kind))                                                                          \
+  X(hipMemcpy2DAsync, hipMemcpy2DAsync, hipError_t,                                                \
+    (void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width, size_t height,  \
+     hipMemcpyKind kind, hipStream_t stream))                                                      \
   X(hipMemsetD8, hipMemsetD8, hipError_t, (hipDeviceptr_t dst, unsigned char value, size_t count)) \
   X(hipMemsetD8Async, hipMemsetD8Async, hipError_t,                                                \
     (hipDeviceptr_t dst, unsigned char value, size_t count, hipStream_t stream))                   \

@@ -187,6 +187,27 @@ ag_result HipDevice::copy(CopyKind kind, void* dst, const void* src, size_t byte
   });
 }
 
+// A hipMemcpy2D a slice: HIP 5.2's hipMemcpy3D takes arrays and pitched pointers with their own
+// extent rules, while the 2-D call is the one every HIP runs the same way.
+ag_result HipDevice::copy_pitched(CopyKind kind, const PitchedCopy& c, void* stream) {
+  const hipMemcpyKind direction = kind == CopyKind::host_to_device   ? hipMemcpyHostToDevice
+                                  : kind == CopyKind::device_to_host ? hipMemcpyDeviceToHost
+                                                                     : hipMemcpyDeviceToDevice;
+  return on_device([&] {
+    for (size_t z = 0; z < c.depth; ++z) {
+      void* dst = static_cast<char*>(c.dst) + z * c.dst_slice();
+      const void* src = static_cast<const char*>(c.src) + z * c.src_slice();
+      const hipError_t r =
+          stream
+              ? hip_.hipMemcpy2DAsync(dst, c.dst_pitch, src, c.src_pitch, c.width, c.height,
+                                      direction, as_stream(stream))
+              : hip_.hipMemcpy2D(dst, c.dst_pitch, src, c.src_pitch, c.width, c.height, direction);
+      if (r != hipSuccess) return hip_fail(r, stream ? "hipMemcpy2DAsync" : "hipMemcpy2D");
+    }
+    return stream || kind == CopyKind::device_to_host ? AG_SUCCESS : finish_null_stream();
+  });
+}
+
 ag_result HipDevice::fill(void* dst, uint32_t value, unsigned element_size, size_t count,
                           void* stream) {
   return on_device([&] {

@@ -209,6 +209,15 @@ struct ze_kernel_desc_t {
   const char* pKernelName;
 };
 
+struct ze_copy_region_t {
+  uint32_t originX;
+  uint32_t originY;
+  uint32_t originZ;
+  uint32_t width;
+  uint32_t height;
+  uint32_t depth;
+};
+
 struct ze_kernel_uuid_t {
   uint8_t kid[16];
   uint8_t mid[16];
@@ -268,6 +277,11 @@ struct ze_group_count_t {
   X(zeCommandListDestroy, ze_result_t, (ze_command_list_handle_t list))                           \
   X(zeCommandListAppendMemoryCopy, ze_result_t,                                                   \
     (ze_command_list_handle_t list, void* dst, const void* src, size_t size,                      \
+     ze_event_handle_t signal, uint32_t wait_count, ze_event_handle_t* waits))                    \
+  X(zeCommandListAppendMemoryCopyRegion, ze_result_t,                                             \
+    (ze_command_list_handle_t list, void* dst, const ze_copy_region_t* dst_region,                \
+     uint32_t dst_pitch, uint32_t dst_slice_pitch, const void* src,                               \
+     const ze_copy_region_t* src_region, uint32_t src_pitch, uint32_t src_slice_pitch,            \
      ze_event_handle_t signal, uint32_t wait_count, ze_event_handle_t* waits))                    \
   X(zeCommandListAppendMemoryFill, ze_result_t,                                                   \
     (ze_command_list_handle_t list, void* pointer, const void* pattern, size_t pattern_size,      \

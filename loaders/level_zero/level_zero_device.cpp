@@ -305,6 +305,31 @@ ag_result LevelZeroDevice::copy(CopyKind, void* dst, const void* src, size_t byt
   return stream ? r : after_wait(r);  // a synchronous copy waited for the device
 }
 
+// One zeCommandListAppendMemoryCopyRegion for the box. Its pitches and sizes are 32-bit: a box
+// beyond them goes row by row.
+ag_result LevelZeroDevice::copy_pitched(CopyKind kind, const PitchedCopy& c, void* stream) {
+  const size_t most = UINT32_MAX;
+  const bool fits = c.width <= most && c.height <= most && c.depth <= most && c.dst_pitch <= most &&
+                    c.src_pitch <= most &&
+                    (c.depth == 1 || (c.dst_slice() <= most && c.src_slice() <= most));
+  if (!fits) return DeviceBackend::copy_pitched(kind, c, stream);
+  const ze_copy_region_t region{0,
+                                0,
+                                0,
+                                static_cast<uint32_t>(c.width),
+                                static_cast<uint32_t>(c.height),
+                                static_cast<uint32_t>(c.depth)};
+  const auto dst_slice = static_cast<uint32_t>(c.depth == 1 ? 0 : c.dst_slice());
+  const auto src_slice = static_cast<uint32_t>(c.depth == 1 ? 0 : c.src_slice());
+  const ag_result r = on_stream(stream, [&](ze_command_list_handle_t list) {
+    return ze_fail(ze_.zeCommandListAppendMemoryCopyRegion(
+                       list, c.dst, &region, static_cast<uint32_t>(c.dst_pitch), dst_slice, c.src,
+                       &region, static_cast<uint32_t>(c.src_pitch), src_slice, nullptr, 0, nullptr),
+                   "zeCommandListAppendMemoryCopyRegion");
+  });
+  return stream ? r : after_wait(r);  // a synchronous copy waited for the device
+}
+
 ag_result LevelZeroDevice::fill(void* dst, uint32_t value, unsigned element_size, size_t count,
                                 void* stream) {
   // The pattern is the element's bytes: the low bytes of `value` on this little-endian host.

@@ -95,9 +95,13 @@ ag_result fill_async(ag_stream stream, void* dst, uint32_t value, unsigned size,
   return s->device->impl->fill(dst, value, size, count, s->native);
 }
 
+}  // namespace
+
+namespace anygpu {
+
 // The device whose device memory (an allocation or a module variable) `pointer` is in, or nullptr:
 // host memory, pinned or not.
-Device* device_memory_owner(const void* pointer) {
+static Device* device_memory_owner(const void* pointer) {
   for (Device* dev : registry().devices) {
     AllocationKind kind;
     if (dev->allocations.kind_at(pointer, &kind) && kind != AllocationKind::pinned_host) return dev;
@@ -133,13 +137,37 @@ ag_result infer_copy(void* dst, const void* src, Device** device, CopyKind* kind
   return AG_SUCCESS;
 }
 
-}  // namespace
+}  // namespace anygpu
 
 extern "C" {
 
 ag_result agMemAlloc(ag_device device, size_t bytes, void** device_ptr) try {
   AG_DEVICE_ENTRY();
   return allocate(device, bytes, device_ptr, AllocationKind::device);
+} catch (...) {
+  return fail_from_exception();
+}
+
+ag_result agMemAllocPitch(ag_device device, size_t width_bytes, size_t height, void** device_ptr,
+                          size_t* pitch) try {
+  AG_DEVICE_ENTRY();
+  if (ag_result r = require_pointer(device_ptr, "device_ptr")) return r;
+  if (ag_result r = require_pointer(pitch, "pitch")) return r;
+  if (width_bytes == 0 || height == 0)
+    return fail(AG_ERROR_INVALID_VALUE, "width_bytes %zu x height %zu: both must be > 0",
+                width_bytes, height);
+  const size_t rounded = width_bytes + (AG_PITCH_ALIGNMENT - 1);
+  size_t bytes = 0;
+  if (rounded < width_bytes ||
+      __builtin_mul_overflow(rounded / AG_PITCH_ALIGNMENT * AG_PITCH_ALIGNMENT, height, &bytes))
+    return fail(AG_ERROR_INVALID_VALUE,
+                "width_bytes %zu x height %zu rows is more bytes than size_t holds", width_bytes,
+                height);
+  void* allocated = nullptr;
+  if (ag_result r = allocate(device, bytes, &allocated, AllocationKind::device)) return r;
+  *device_ptr = allocated;
+  *pitch = bytes / height;
+  return AG_SUCCESS;
 } catch (...) {
   return fail_from_exception();
 }

@@ -13,6 +13,7 @@
 
 #include "shim/code_object/code_fit.h"
 #include "shim/code_object/code_object.h"
+#include "shim/core/pitched_copy.h"
 
 namespace anygpu {
 
@@ -53,6 +54,16 @@ class DeviceBackend {
   virtual ag_result mem_info(size_t* free_bytes, size_t* total_bytes) = 0;
   // `stream` nullptr: synchronous.
   virtual ag_result copy(CopyKind kind, void* dst, const void* src, size_t bytes, void* stream) = 0;
+  // A 2-D or 3-D copy, arguments checked; `stream` nullptr: synchronous. By default one copy()
+  // for contiguous rows, else one per row; a backend whose driver copies boxes overrides it.
+  virtual ag_result copy_pitched(CopyKind kind, const PitchedCopy& c, void* stream) {
+    if (c.contiguous()) return copy(kind, c.dst, c.src, c.width * c.height * c.depth, stream);
+    ag_result result = AG_SUCCESS;
+    c.for_each_row([&](void* dst, const void* src) {
+      if (result == AG_SUCCESS) result = copy(kind, dst, src, c.width, stream);
+    });
+    return result;
+  }
   // `count` elements of `element_size` bytes (1, 2 or 4) set to the low bytes of `value`.
   virtual ag_result fill(void* dst, uint32_t value, unsigned element_size, size_t count,
                          void* stream) = 0;
