@@ -387,3 +387,90 @@ TEST_F(MemoryErrorTest, GetInfoRejectsBadInput) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(MemoryErrorTest, PitchedAllocationRejectsBadInput) {
+  EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, "agMemAllocPitch", [&] {
+    return with_untouched_output<size_t>(
+        [&](size_t* pitch) { return agMemAllocPitch(device, 64, 2, nullptr, pitch); });
+  }));
+  EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, "agMemAllocPitch", [&] {
+    return with_untouched_output<void*>(
+        [&](void** p) { return agMemAllocPitch(device, 64, 2, p, nullptr); });
+  }));
+  const struct {
+    size_t width, height;
+    ag_result expected;
+  } sizes[] = {{0, 4, AG_ERROR_INVALID_VALUE},
+               {64, 0, AG_ERROR_INVALID_VALUE},
+               {SIZE_MAX, 1, AG_ERROR_INVALID_VALUE},
+               {SIZE_MAX / 2, 3, AG_ERROR_INVALID_VALUE},
+               {1024, SIZE_MAX / 2048, AG_ERROR_OUT_OF_MEMORY}};
+  for (const auto& s : sizes) {
+    SCOPED_TRACE(std::to_string(s.width) + " x " + std::to_string(s.height));
+    Sentinel<void*> pointer;
+    Sentinel<size_t> pitch;
+    EXPECT_TRUE(fails_with(s.expected, "agMemAllocPitch", [&] {
+      return agMemAllocPitch(device, s.width, s.height, pointer.get(), pitch.get());
+    }));
+    EXPECT_TRUE(pointer.intact());
+    EXPECT_TRUE(pitch.intact());
+  }
+  expect_invalid_handles<ag_device>("agMemAllocPitch", [&](ag_device bad) {
+    return with_untouched_output<void*>([&](void** p) {
+      size_t pitch = 0;
+      return agMemAllocPitch(bad, 64, 2, p, &pitch);
+    });
+  });
+}
+
+TEST_F(MemoryErrorTest, PitchedCopiesRejectBadInput) {
+  // Rows of 16 bytes in a 32-byte pitch: the buffer holds kBytes / 32 rows.
+  const size_t rows = kBytes / 32;
+  EXPECT_TRUE(fails_with(AG_ERROR_INVALID_ADDRESS, "agMemcpy2D", [&] {
+    return agMemcpy2D(device_dst(), 32, host_src_.data(), 32, 16, rows + 1);
+  }));
+  EXPECT_TRUE(fails_with(AG_ERROR_INVALID_ADDRESS, "agMemcpy2DAsync", [&] {
+    return agMemcpy2DAsync(host_dst_.data(), 32, device_src(), 32, 16, rows + 1, stream);
+  }));
+  EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, "agMemcpy2D",
+                         [&] { return agMemcpy2D(device_dst(), 8, host_src_.data(), 32, 16, 2); }));
+  EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, "agMemcpy2D", [&] {
+    return agMemcpy2D(device_dst(), 32, host_src_.data(), SIZE_MAX, 16, 3);
+  }));
+  EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, "agMemcpy2DAsync", [&] {
+    return agMemcpy2DAsync(device_dst(), 32, nullptr, 32, 16, 2, stream);
+  }));
+  expect_invalid_handles<ag_stream>("agMemcpy2DAsync", [&](ag_stream s) {
+    return agMemcpy2DAsync(device_dst(), 32, host_src_.data(), 32, 16, 2, s);
+  });
+
+  ag_memcpy_3d c{};
+  c.struct_size = sizeof c;
+  c.src = {host_src_.data(), 32, 4};
+  c.dst = {device_dst(), 32, 4};
+  c.width_bytes = 16;
+  c.height = 4;
+  c.depth = rows / 4 + 1;  // one slice more than the buffer holds
+  EXPECT_TRUE(fails_with(AG_ERROR_INVALID_ADDRESS, "agMemcpy3D", [&] { return agMemcpy3D(&c); }));
+  c.depth = 2;
+  c.dst_z = SIZE_MAX;
+  EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, "agMemcpy3D", [&] { return agMemcpy3D(&c); }));
+  c.dst_z = 0;
+  c.src_x_bytes = 20;  // 20 + 16 bytes do not fit the 32-byte pitch
+  EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, "agMemcpy3DAsync",
+                         [&] { return agMemcpy3DAsync(&c, stream); }));
+  c.src_x_bytes = 0;
+  for (size_t size : {size_t{0}, sizeof c - 1}) {
+    c.struct_size = size;
+    EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, "agMemcpy3D", [&] { return agMemcpy3D(&c); }));
+  }
+  c.struct_size = sizeof c;
+  EXPECT_TRUE(fails_with(AG_ERROR_INVALID_VALUE, "agMemcpy3D", [] { return agMemcpy3D(nullptr); }));
+  expect_invalid_handles<ag_stream>("agMemcpy3DAsync",
+                                    [&](ag_stream s) { return agMemcpy3DAsync(&c, s); });
+  expect_nothing_changed();
+}
+
+}  // namespace

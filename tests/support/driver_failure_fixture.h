@@ -129,6 +129,13 @@ inline ag_result module_get_function(DriverFailureObjects& f) {
   EXPECT_EQ(nullptr, fn);
   return r;
 }
+// Four rows of 64 bytes between the host and f.buffer, a row every 128 bytes on the device.
+inline ag_result memcpy_2d(DriverFailureObjects& f) {
+  return agMemcpy2D(f.buffer, 128, f.host, 64, 64, 4);
+}
+inline ag_result memcpy_2d_async(DriverFailureObjects& f) {
+  return agMemcpy2DAsync(f.host, 64, f.buffer, 128, 64, 4, f.stream);
+}
 inline ag_result set_max_dynamic_shared(DriverFailureObjects& f) {
   ag_function_attributes before{};
   before.struct_size = sizeof before;

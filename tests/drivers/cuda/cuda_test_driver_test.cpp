@@ -266,6 +266,92 @@ TEST_F(CudaTestDriver, AllocatesCopiesAndFrees) {
   EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(b));
 }
 
+// cuMemcpy3D: a box out of one pitched layout into another, and nothing around it touched.
+TEST_F(CudaTestDriver, CopiesPitchedBoxes) {
+  // The host layout: 2 slices of 4 rows of 16 bytes; the device's: 3 slices of 5 rows of 32.
+  std::vector<unsigned char> in(16 * 4 * 2), back(in.size(), 0), out(32 * 5 * 3);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<unsigned char>(i + 1);
+  CUdeviceptr device = 0;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&device, out.size()));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemsetD8_v2(device, 0xee, out.size()));
+  CUDA_MEMCPY3D box = {};
+  box.srcMemoryType = CU_MEMORYTYPE_HOST;
+  box.srcHost = in.data();
+  box.srcXInBytes = 2;
+  box.srcY = 1;
+  box.srcPitch = 16;
+  box.srcHeight = 4;
+  box.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  box.dstDevice = device;
+  box.dstXInBytes = 5;
+  box.dstY = 2;
+  box.dstZ = 1;
+  box.dstPitch = 32;
+  box.dstHeight = 5;
+  box.WidthInBytes = 10;
+  box.Height = 3;
+  box.Depth = 2;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemcpy3D_v2(&box));
+  std::vector<unsigned char> expected(out.size(), 0xee), expected_back(in.size(), 0);
+  for (size_t z = 0; z < 2; ++z) {
+    for (size_t y = 0; y < 3; ++y) {
+      for (size_t x = 0; x < 10; ++x) {
+        const size_t from = 2 + x + (1 + y) * 16 + z * 64;
+        expected[5 + x + (2 + y) * 32 + (1 + z) * 160] = in[from];
+        expected_back[from] = in[from];
+      }
+    }
+  }
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoH_v2(out.data(), device, out.size()));
+  for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(expected[i], out[i]) << "device byte " << i;
+
+  // The same box back into the host layout, queued on a stream.
+  CUDA_MEMCPY3D reverse = {};
+  reverse.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  reverse.srcDevice = device;
+  reverse.srcXInBytes = 5;
+  reverse.srcY = 2;
+  reverse.srcZ = 1;
+  reverse.srcPitch = 32;
+  reverse.srcHeight = 5;
+  reverse.dstMemoryType = CU_MEMORYTYPE_HOST;
+  reverse.dstHost = back.data();
+  reverse.dstXInBytes = 2;
+  reverse.dstY = 1;
+  reverse.dstPitch = 16;
+  reverse.dstHeight = 4;
+  reverse.WidthInBytes = 10;
+  reverse.Height = 3;
+  reverse.Depth = 2;
+  CUstream stream = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamCreate(&stream, 0));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpy3DAsync_v2(&reverse, stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamSynchronize(stream));
+  for (size_t i = 0; i < back.size(); ++i)
+    ASSERT_EQ(expected_back[i], back[i]) << "host byte " << i;
+
+  // Refused, copying nothing: a box whose last slice is past the allocation, rows longer than
+  // their pitch, a CUDA array (CU_MEMORYTYPE_ARRAY), no description.
+  CUDA_MEMCPY3D refused = box;
+  refused.dstZ = 2;
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemcpy3D_v2(&refused));
+  refused = box;
+  refused.srcPitch = 11;
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemcpy3D_v2(&refused));
+  refused = box;
+  refused.dstMemoryType = 3;
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemcpy3DAsync_v2(&refused, stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemcpy3D_v2(nullptr));
+  refused = box;
+  refused.Depth = 0;  // an empty box: nothing to do
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpy3D_v2(&refused));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoH_v2(out.data(), device, out.size()));
+  EXPECT_EQ(expected, out);
+
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamDestroy_v2(stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(device));
+}
+
 TEST_F(CudaTestDriver, RunsSaxpyFromPtx) {
   if (!have_test_ptx()) GTEST_SKIP() << "no PTX built (clang-19 missing)";
   CUmodule module = nullptr;

@@ -254,6 +254,49 @@ TEST_F(HipTestDriver, CopiesAndSetsMemoryInsideAllocationsOnly) {
   EXPECT_EQ(hipSuccess, hip.hipHostFree(host));
 }
 
+// hipMemcpy2D: rows of one pitch into rows of another, and nothing between them touched.
+TEST_F(HipTestDriver, CopiesPitchedRows) {
+  // 5 rows of 12 bytes, pitch 16 on the host and 24 on the device.
+  std::vector<unsigned char> in(16 * 5), back(in.size(), 0), out(24 * 5);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<unsigned char>(i + 1);
+  void* device = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipMalloc(&device, out.size()));
+  ASSERT_EQ(hipSuccess, hip.hipMemsetD8(device, 0xee, out.size()));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpy2D(device, 24, in.data(), 16, 12, 5, hipMemcpyHostToDevice));
+  std::vector<unsigned char> expected(out.size(), 0xee), expected_back(in.size(), 0);
+  for (size_t y = 0; y < 5; ++y) {
+    for (size_t x = 0; x < 12; ++x) {
+      expected[y * 24 + x] = in[y * 16 + x];
+      expected_back[y * 16 + x] = in[y * 16 + x];
+    }
+  }
+  ASSERT_EQ(hipSuccess, hip.hipMemcpyDtoH(out.data(), device, out.size()));
+  for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(expected[i], out[i]) << "device byte " << i;
+
+  // Back on a stream, each side's memory found from its pointer (hipMemcpyDefault, 4).
+  hipStream_t stream = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipStreamCreateWithFlags(&stream, hipStreamDefault));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpy2DAsync(back.data(), 16, device, 24, 12, 5, 4, stream));
+  EXPECT_EQ(hipSuccess, hip.hipStreamSynchronize(stream));
+  for (size_t i = 0; i < back.size(); ++i)
+    ASSERT_EQ(expected_back[i], back[i]) << "host byte " << i;
+
+  // Refused, copying nothing: rows wider than a pitch, a last row past the allocation, no
+  // source. A copy of no rows succeeds.
+  EXPECT_EQ(hipErrorInvalidPitchValue,
+            hip.hipMemcpy2D(device, 8, in.data(), 16, 12, 5, hipMemcpyHostToDevice));
+  EXPECT_EQ(hipErrorInvalidValue,
+            hip.hipMemcpy2DAsync(device, 24, in.data(), 16, 12, 6, hipMemcpyHostToDevice, stream));
+  EXPECT_EQ(hipErrorInvalidValue,
+            hip.hipMemcpy2D(device, 24, nullptr, 16, 12, 5, hipMemcpyHostToDevice));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpy2D(device, 24, in.data(), 16, 12, 0, hipMemcpyHostToDevice));
+  ASSERT_EQ(hipSuccess, hip.hipMemcpyDtoH(out.data(), device, out.size()));
+  EXPECT_EQ(expected, out);
+
+  EXPECT_EQ(hipSuccess, hip.hipStreamDestroy(stream));
+  EXPECT_EQ(hipSuccess, hip.hipFree(device));
+}
+
 TEST_F(HipTestDriver, StreamsAndEventsTime) {
   hipStream_t stream = nullptr;
   hipEvent_t start = nullptr, end = nullptr, untimed = nullptr;

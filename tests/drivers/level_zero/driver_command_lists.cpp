@@ -44,6 +44,48 @@ ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t list, void* d
   });
 }
 
+// Row (y, z) of the box is width bytes from
+//   src + originX + (originY + y) * srcPitch + (originZ + z) * srcSlicePitch
+// to the same place in dst. Depth 0 is a 2-D copy: one slice, and the specification says the
+// slice pitches (so originZ too) are ignored. Pointers are not checked, as in AppendMemoryCopy.
+ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t list, void* dst,
+                                                const ze_copy_region_t* dst_region,
+                                                uint32_t dst_pitch, uint32_t dst_slice_pitch,
+                                                const void* src, const ze_copy_region_t* src_region,
+                                                uint32_t src_pitch, uint32_t src_slice_pitch,
+                                                ze_event_handle_t signal, uint32_t wait_count,
+                                                ze_event_handle_t* waits) {
+  DRIVER_ENTRY(zeCommandListAppendMemoryCopyRegion);
+  if (!dst || !src || !dst_region || !src_region) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // Only the origins may differ.
+  if (dst_region->width != src_region->width || dst_region->height != src_region->height ||
+      dst_region->depth != src_region->depth)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  List* l = as<List>(list, Kind::list);
+  const ze_copy_region_t to = *dst_region, from = *src_region;
+  return append(l, signal, wait_count, waits, [&]() -> ze_result_t {
+    if (from.width == 0) return ZE_RESULT_SUCCESS;
+    const uint32_t slices = from.depth ? from.depth : 1;
+    // Offsets in size_t: origin + index may pass 2^32, and so may their products.
+    auto at = [](const ze_copy_region_t& region, uint32_t pitch, uint32_t slice_pitch, size_t y,
+                 size_t z) {
+      const size_t slice = region.depth ? (size_t{region.originZ} + z) * slice_pitch : 0;
+      return region.originX + (region.originY + y) * pitch + slice;
+    };
+    for (uint32_t z = 0; z < slices; ++z) {
+      for (uint32_t y = 0; y < from.height; ++y) {
+        char* row_dst = static_cast<char*>(dst) + at(to, dst_pitch, dst_slice_pitch, y, z);
+        const char* row_src =
+            static_cast<const char*>(src) + at(from, src_pitch, src_slice_pitch, y, z);
+        if (ag_result r =
+                cpu().copy(CopyKind::device_to_device, row_dst, row_src, from.width, l->stream))
+          return from_ag(r);
+      }
+    }
+    return ZE_RESULT_SUCCESS;
+  });
+}
+
 ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t list, void* pointer,
                                           const void* pattern, size_t pattern_size, size_t size,
                                           ze_event_handle_t signal, uint32_t wait_count,

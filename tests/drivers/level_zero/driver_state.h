@@ -36,6 +36,7 @@ using namespace anygpu::level_zero;
   X(zeCommandListCreateImmediate) \
   X(zeCommandListDestroy) \
   X(zeCommandListAppendMemoryCopy) \
+  X(zeCommandListAppendMemoryCopyRegion) \
   X(zeCommandListAppendMemoryFill) \
   X(zeCommandListAppendBarrier) \
   X(zeCommandListAppendWaitOnEvents) \

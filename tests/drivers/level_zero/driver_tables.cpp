@@ -49,6 +49,7 @@ ANYGPU_L0_TABLE(zeGetCommandListProcAddrTable, put(table, 1, zeCommandListCreate
                 put(table, 2, zeCommandListDestroy); put(table, 6, zeCommandListAppendBarrier);
                 put(table, 8, zeCommandListAppendMemoryCopy);
                 put(table, 9, zeCommandListAppendMemoryFill);
+                put(table, 10, zeCommandListAppendMemoryCopyRegion);
                 put(table, 18, zeCommandListAppendSignalEvent);
                 put(table, 19, zeCommandListAppendWaitOnEvents);
                 put(table, 20, zeCommandListAppendEventReset);
