@@ -311,6 +311,37 @@ typedef void (*ag_host_fn)(void* user_data);
 AG_API ag_result agLaunchHostFunc(ag_stream stream, ag_host_fn fn, void* user_data);
 
 /* ------------------------------------------------------------------------------------------------
+ * Native handles: the driver's own objects behind anygpu's, so that vendor libraries (cuBLAS,
+ * NCCL, rocBLAS, oneMKL) run on anygpu's streams and anygpu runs inside a program that already
+ * owns a context. anygpu keeps owning what it hands out: do not destroy it, nor use it after the
+ * anygpu object is destroyed. The CPU device has no native objects: AG_ERROR_NOT_SUPPORTED.
+ * ---------------------------------------------------------------------------------------------- */
+typedef struct ag_native_device {
+  size_t struct_size; /* in: sizeof(ag_native_device) */
+  ag_backend_kind backend;
+  int ordinal;   /* CUdevice (CUDA), hipDevice_t (HIP); -1 on Level Zero */
+  void* context; /* CUDA: the device's primary CUcontext, retained by anygpu; Level Zero: the
+                    ze_context_handle_t anygpu made for the driver; HIP: NULL */
+  void* device;  /* Level Zero: ze_device_handle_t; NULL elsewhere */
+  void* driver;  /* Level Zero: ze_driver_handle_t; NULL elsewhere */
+} ag_native_device;
+AG_API ag_result agDeviceGetNativeHandle(ag_device device, ag_native_device* native);
+/* CUstream, hipStream_t, or on Level Zero the stream's in-order immediate command list
+ * (ze_command_list_handle_t). Work the application queues on it is ordered with anygpu's work on
+ * the stream; on Level Zero only one thread at a time may append to the list. */
+AG_API ag_result agStreamGetNativeHandle(ag_stream stream, void** native);
+/* CUevent, hipEvent_t, ze_event_handle_t. */
+AG_API ag_result agEventGetNativeHandle(ag_event event, void** native);
+/* An anygpu stream over a stream the application made: a CUstream of the device's primary
+ * context, a hipStream_t of the device, or an in-order immediate command list of the device in
+ * anygpu's context (agDeviceGetNativeHandle). CUDA and HIP streams are checked against the
+ * device (AG_ERROR_INVALID_VALUE); Level Zero cannot tell, so there the caller vouches for it.
+ * NULL (a default stream) is AG_ERROR_INVALID_VALUE. agStreamDestroy waits for the stream's work
+ * and leaves the native stream to its owner, who destroys it after. `flags` must be 0. */
+AG_API ag_result agStreamCreateFromNative(ag_device device, void* native_stream, unsigned int flags,
+                                          ag_stream* stream);
+
+/* ------------------------------------------------------------------------------------------------
  * Events: markers in a stream, with timestamps.
  * ---------------------------------------------------------------------------------------------- */
 typedef enum ag_event_flags {

@@ -203,6 +203,8 @@ constexpr int kRequestedApiVersion = 12000;
   X(cuStreamDestroy_v2, cuStreamDestroy, CUresult, (CUstream stream))                             \
   X(cuStreamSynchronize, cuStreamSynchronize, CUresult, (CUstream stream))                        \
   X(cuStreamQuery, cuStreamQuery, CUresult, (CUstream stream))                                    \
+  X(cuStreamGetCtx, cuStreamGetCtx, CUresult, (CUstream stream, CUcontext * context))             \
+  X(cuStreamGetPriority, cuStreamGetPriority, CUresult, (CUstream stream, int* priority))         \
   X(cuStreamWaitEvent, cuStreamWaitEvent, CUresult,                                               \
     (CUstream stream, CUevent event, unsigned flags))                                             \
   X(cuLaunchHostFunc, cuLaunchHostFunc, CUresult,                                                 \

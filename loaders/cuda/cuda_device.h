@@ -43,6 +43,12 @@ class CudaDevice final : public DeviceBackend {
   ag_result stream_wait_event(void* stream, void* event) override;
   ag_result launch_host_func(void* stream, void (*fn)(void*), void* data) override;
 
+  ag_result native_device(ag_native_device& native) override;
+  ag_result stream_native(void* stream, void** native) override;
+  ag_result event_native(void* event, void** native) override;
+  ag_result stream_adopt(void* native, void** stream, int* priority) override;
+  ag_result stream_release(void* stream) override;
+
   ag_result event_create(unsigned flags, void** event) override;
   ag_result event_destroy(void* event) override;
   ag_result event_record(void* event, void* stream) override;

@@ -199,6 +199,9 @@ constexpr size_t kR0600GcnArchNameOffset = 1160;
     (int* least, int* greatest))                                                                   \
   X(hipStreamSynchronize, hipStreamSynchronize, hipError_t, (hipStream_t stream))                  \
   X(hipStreamQuery, hipStreamQuery, hipError_t, (hipStream_t stream))                              \
+  X(hipStreamGetPriority, hipStreamGetPriority, hipError_t, (hipStream_t stream, int* priority))   \
+  /* The device of a stream, -1 for one HIP does not know (hip_runtime_api.h, since HIP 4.2) */    \
+  X(hipGetStreamDeviceId, hipGetStreamDeviceId, int, (hipStream_t stream))                         \
   X(hipStreamWaitEvent, hipStreamWaitEvent, hipError_t,                                            \
     (hipStream_t stream, hipEvent_t event, unsigned flags))                                        \
   /* hipLaunchHostFunc is newer than HIP 5.2; this callback is in every HIP */                     \

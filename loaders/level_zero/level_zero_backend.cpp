@@ -87,7 +87,7 @@ class LevelZeroBackend final : public BackendWithDevices<LevelZeroDevice> {
       return false;
     }
     for (auto& [device, properties] : gpus) {
-      auto created = std::make_unique<LevelZeroDevice>(ze, context, device);
+      auto created = std::make_unique<LevelZeroDevice>(ze, driver, context, device);
       const ag_result queried = created->query_properties(properties, api_version);
       if (!keep_device(std::move(created), queried, which, reason)) return false;
     }

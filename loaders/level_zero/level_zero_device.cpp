@@ -8,29 +8,10 @@
 
 #include "level_zero_host_functions.h"
 #include "level_zero_module.h"
+#include "level_zero_objects.h"
 #include "shim/core/error.h"
 
 namespace anygpu::level_zero {
-
-// An immediate command list and the event its barriers signal when a thread waits for it.
-struct ZeStream {
-  ze_command_list_handle_t list = nullptr;
-  ze_event_pool_handle_t pool = nullptr;
-  ze_event_handle_t done = nullptr;
-  std::mutex mutex;              // a command list takes one appending thread at a time
-  bool appended = false;         // work appended since the last barrier that signals `done`
-  bool barrier_pending = false;  // that barrier was appended and not yet seen signalled
-  int synchronizing = 0;  // device synchronize()s using it; under the device's streams_mutex_
-  std::unique_ptr<HostFunctionRunner> host_functions;  // made with the first host function
-};
-
-// An event in a pool of its own (host-visible, with kernel timestamps), and whether it was ever
-// recorded before (a record again resets it; a destroy waits for a recorded one to signal).
-struct ZeEvent {
-  ze_event_pool_handle_t pool = nullptr;
-  ze_event_handle_t event = nullptr;
-  std::atomic<bool> recorded{false};
-};
 
 namespace {
 
@@ -131,15 +112,24 @@ ag_result LevelZeroDevice::create_list(ze_command_list_handle_t* list, uint32_t 
                  "zeCommandListCreateImmediate");
 }
 
-ag_result LevelZeroDevice::create_stream(ZeStream** stream, uint32_t priority) {
+ag_result LevelZeroDevice::create_stream(ZeStream** stream, uint32_t priority,
+                                         ze_command_list_handle_t list) {
   auto created = std::make_unique<ZeStream>();
-  if (ag_result r = create_list(&created->list, priority)) return r;
+  created->adopted = created->shared = list != nullptr;
+  if (list)
+    created->list = list;
+  else if (ag_result r = create_list(&created->list, priority))
+    return r;
+  // Only the list anygpu made is destroyed on the failures below.
+  auto destroy_list = [&] {
+    if (!created->adopted) ze_.zeCommandListDestroy(created->list);
+  };
   ze_event_pool_desc_t pool_desc{};
   pool_desc.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC;
   pool_desc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
   pool_desc.count = 1;
   if (ze_result_t r = ze_.zeEventPoolCreate(context_, &pool_desc, 1, &device_, &created->pool)) {
-    ze_.zeCommandListDestroy(created->list);
+    destroy_list();
     return ze_fail(r, "zeEventPoolCreate");
   }
   ze_event_desc_t desc{};
@@ -148,7 +138,7 @@ ag_result LevelZeroDevice::create_stream(ZeStream** stream, uint32_t priority) {
   desc.wait = ZE_EVENT_SCOPE_FLAG_HOST;
   if (ze_result_t r = ze_.zeEventCreate(created->pool, &desc, &created->done)) {
     ze_.zeEventPoolDestroy(created->pool);
-    ze_.zeCommandListDestroy(created->list);
+    destroy_list();
     return ze_fail(r, "zeEventCreate");
   }
   *stream = created.release();
@@ -163,9 +153,11 @@ ag_result LevelZeroDevice::destroy_stream(ZeStream* s) {
     r = p;
     call = "zeEventPoolDestroy";
   }
-  if (ze_result_t l = ze_.zeCommandListDestroy(s->list); l && !r) {
-    r = l;
-    call = "zeCommandListDestroy";
+  if (!s->adopted) {
+    if (ze_result_t l = ze_.zeCommandListDestroy(s->list); l && !r) {
+      r = l;
+      call = "zeCommandListDestroy";
+    }
   }
   delete s;
   return ze_fail(r, call);
@@ -173,14 +165,19 @@ ag_result LevelZeroDevice::destroy_stream(ZeStream* s) {
 
 // Called with the stream's lock held. `wait` false: only asks.
 ag_result LevelZeroDevice::finish(ZeStream* s, bool wait) {
+  bool barrier_passed = false;
   if (s->barrier_pending) {
     const ze_result_t r =
         wait ? ze_.zeEventHostSynchronize(s->done, kWaitForever) : ze_.zeEventQueryStatus(s->done);
     if (r == ZE_RESULT_NOT_READY) return AG_ERROR_NOT_READY;
     if (r) return ze_fail(r, wait ? "zeEventHostSynchronize" : "zeEventQueryStatus");
     s->barrier_pending = false;
+    barrier_passed = true;
   }
-  if (!s->appended) {
+  // A shared list may hold work `appended` does not know of: a wait always puts a barrier after
+  // it. A query that saw its barrier pass answers from that, or polling would never end.
+  const bool unknown_work = s->shared.load(std::memory_order_relaxed) && (wait || !barrier_passed);
+  if (!s->appended && !unknown_work) {
     if (s->host_functions) s->host_functions->reclaim();  // the list passed all their events
     return AG_SUCCESS;
   }
@@ -360,12 +357,14 @@ ag_result LevelZeroDevice::stream_create_with_priority(int priority, void** stre
   if (ag_result r = create_stream(&created, priority < 0 ? ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH
                                                          : ZE_COMMAND_QUEUE_PRIORITY_NORMAL))
     return r;
-  {
-    std::lock_guard<std::mutex> lock(streams_mutex_);
-    streams_.insert(created);
-  }
+  track_stream(created);
   *stream = created;
   return AG_SUCCESS;
+}
+
+void LevelZeroDevice::track_stream(ZeStream* stream) {
+  std::lock_guard<std::mutex> lock(streams_mutex_);
+  streams_.insert(stream);
 }
 
 ag_result LevelZeroDevice::stream_destroy(void* stream) {

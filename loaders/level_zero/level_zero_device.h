@@ -20,9 +20,9 @@ struct ZeEvent;
 
 class LevelZeroDevice final : public DeviceBackend {
  public:
-  LevelZeroDevice(const LevelZeroFunctions& ze, ze_context_handle_t context,
-                  ze_device_handle_t device)
-      : ze_(ze), context_(context), device_(device), asserts_(ze, context) {}
+  LevelZeroDevice(const LevelZeroFunctions& ze, ze_driver_handle_t driver,
+                  ze_context_handle_t context, ze_device_handle_t device)
+      : ze_(ze), driver_(driver), context_(context), device_(device), asserts_(ze, context) {}
   ~LevelZeroDevice() override;
 
   // Reads the properties once, at enumeration; the failed call is in the detail.
@@ -52,6 +52,13 @@ class LevelZeroDevice final : public DeviceBackend {
   ag_result stream_wait_event(void* stream, void* event) override;
   ag_result launch_host_func(void* stream, void (*fn)(void*), void* data) override;
 
+  // level_zero_native.cpp
+  ag_result native_device(ag_native_device& native) override;
+  ag_result stream_native(void* stream, void** native) override;
+  ag_result event_native(void* event, void** native) override;
+  ag_result stream_adopt(void* native, void** stream, int* priority) override;
+  ag_result stream_release(void* stream) override;
+
   ag_result event_create(unsigned flags, void** event) override;
   ag_result event_destroy(void* event) override;
   ag_result event_record(void* event, void* stream) override;
@@ -73,7 +80,11 @@ class LevelZeroDevice final : public DeviceBackend {
  private:
   // `priority` a ZE_COMMAND_QUEUE_PRIORITY_*.
   ag_result create_list(ze_command_list_handle_t* list, uint32_t priority);
-  ag_result create_stream(ZeStream** stream, uint32_t priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL);
+  // `list` nullptr: a list of its own, else the application's list (adopted, never destroyed).
+  ag_result create_stream(ZeStream** stream, uint32_t priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL,
+                          ze_command_list_handle_t list = nullptr);
+  // Adds a made stream to those synchronize() waits for.
+  void track_stream(ZeStream* stream);
   ag_result destroy_stream(ZeStream* stream);
   // Waits for (or, `wait` false, asks about) the work appended to the stream; its lock is held.
   ag_result finish(ZeStream* stream, bool wait);
@@ -91,6 +102,7 @@ class LevelZeroDevice final : public DeviceBackend {
   ag_result on_stream(void* stream, Append&& append);
 
   const LevelZeroFunctions& ze_;
+  ze_driver_handle_t driver_;
   ze_context_handle_t context_;
   ze_device_handle_t device_;
   ag_device_properties properties_{};

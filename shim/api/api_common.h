@@ -69,16 +69,23 @@ constexpr size_t first_version_size<ag_device_properties>() {
   return offsetof(ag_device_properties, compute_capability_major);
 }
 
-// Copies a versioned struct out: the fields `out->struct_size` covers, up to sizeof(T); a size
-// below the first version is refused. The caller's struct_size is kept.
+// A versioned struct the caller passes: non-null, and at least its first version's size.
 template <typename T>
-ag_result write_versioned(T* out, const T& value, const char* what) {
+ag_result require_versioned(const T* out, const char* what) {
   if (AG_SUCCESS != require_pointer(out, what)) return AG_ERROR_INVALID_VALUE;
   if (out->struct_size < first_version_size<T>())
     return fail(AG_ERROR_INVALID_VALUE,
                 "%s->struct_size is %zu, smaller than any version of the struct (%zu); set it to "
                 "sizeof (%zu)",
                 what, out->struct_size, first_version_size<T>(), sizeof(T));
+  return AG_SUCCESS;
+}
+
+// Copies a versioned struct out: the fields `out->struct_size` covers, up to sizeof(T); a size
+// below the first version is refused. The caller's struct_size is kept.
+template <typename T>
+ag_result write_versioned(T* out, const T& value, const char* what) {
+  if (ag_result r = require_versioned(out, what)) return r;
   const size_t caller_size = out->struct_size;
   memcpy(out, &value, caller_size < sizeof(T) ? caller_size : sizeof(T));
   out->struct_size = caller_size;

@@ -93,7 +93,9 @@ ag_result agStreamDestroy(ag_stream stream) try {
     StreamRef none;
     return get_stream(stream, &none);  // records the detail
   }
-  ag_result r = s->device->impl->stream_destroy(s->native);
+  // An adopted stream is its owner's: anygpu waits for it and lets go of its own wrapping only.
+  ag_result r = s->adopted ? s->device->impl->stream_release(s->native)
+                           : s->device->impl->stream_destroy(s->native);
   delete s;
   return r;
 } catch (...) {

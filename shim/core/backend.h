@@ -88,6 +88,20 @@ class DeviceBackend {
   // device failure, so that what `data` holds is released; CUDA and HIP do as their driver does.
   virtual ag_result launch_host_func(void* stream, void (*fn)(void*), void* data) = 0;
 
+  // Native objects (agDeviceGetNativeHandle and the calls beside it). A backend without them (the
+  // CPU) keeps these defaults: AG_ERROR_NOT_SUPPORTED, and the shim writes the detail.
+  // `native` arrives zeroed but for struct_size and backend; the backend fills what it has.
+  virtual ag_result native_device(ag_native_device& native) { return AG_ERROR_NOT_SUPPORTED; }
+  virtual ag_result stream_native(void* stream, void** native) { return AG_ERROR_NOT_SUPPORTED; }
+  virtual ag_result event_native(void* event, void** native) { return AG_ERROR_NOT_SUPPORTED; }
+  // A stream over the application's `native` one (non-null); AG_ERROR_INVALID_VALUE, with a
+  // detail, where the driver says it is not the device's. `priority` receives its priority.
+  virtual ag_result stream_adopt(void* native, void** stream, int* priority) {
+    return AG_ERROR_NOT_SUPPORTED;
+  }
+  // Destroys an adopted stream: waits for its work and leaves the native stream to its owner.
+  virtual ag_result stream_release(void* stream) { return AG_ERROR_NOT_SUPPORTED; }
+
   // `flags`: checked ag_event_flags bits, which a backend may use or ignore.
   virtual ag_result event_create(unsigned flags, void** event) = 0;
   virtual ag_result event_destroy(void* event) = 0;

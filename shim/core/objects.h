@@ -28,7 +28,8 @@ struct Device {
 struct Stream {
   Device* device;
   void* native;
-  int priority = 0;  // clamped to the device's range
+  int priority = 0;      // clamped to the device's range
+  bool adopted = false;  // made from the application's native stream, which it does not own
 };
 
 struct Event {
