@@ -174,4 +174,57 @@ TEST_F(StreamEventErrorTest, PriorityCallsRejectBadHandlesAndNullOutputs) {
   EXPECT_EQ(0, priority);  // agStreamCreate's
 }
 
+// The native-handle calls: bad handles, NULL outputs, a small struct, a NULL native stream and
+// flags, in that order; then the CPU device's refusal, with nothing written.
+TEST_F(StreamEventErrorTest, NativeHandleCallsRejectBadInput) {
+  expect_invalid_handles<ag_device>("agDeviceGetNativeHandle", [&](ag_device bad) {
+    return with_untouched_output<ag_native_device>(
+        [&](ag_native_device* out) { return agDeviceGetNativeHandle(bad, out); });
+  });
+  expect_invalid_handles<ag_stream>("agStreamGetNativeHandle", [&](ag_stream bad) {
+    return with_untouched_output<void*>(
+        [&](void** out) { return agStreamGetNativeHandle(bad, out); });
+  });
+  expect_invalid_handles<ag_event>("agEventGetNativeHandle", [&](ag_event bad) {
+    return with_untouched_output<void*>(
+        [&](void** out) { return agEventGetNativeHandle(bad, out); });
+  });
+  int native_stream = 0;  // never reaches a backend: the arguments are refused first
+  expect_invalid_handles<ag_device>("agStreamCreateFromNative", [&](ag_device bad) {
+    return with_untouched_output<ag_stream>(
+        [&](ag_stream* out) { return agStreamCreateFromNative(bad, &native_stream, 0, out); });
+  });
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agDeviceGetNativeHandle(device, nullptr));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agStreamGetNativeHandle(stream, nullptr));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agEventGetNativeHandle(event, nullptr));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE,
+               agStreamCreateFromNative(device, &native_stream, 0, nullptr));
+  expect_small_struct_sizes_rejected<ag_native_device>(
+      "agDeviceGetNativeHandle",
+      [&](ag_native_device* out) { return agDeviceGetNativeHandle(device, out); });
+  for (unsigned flags : {1u, 0x80000000u, UINT_MAX}) {
+    SCOPED_TRACE(flags);
+    Sentinel<ag_stream> out;
+    EXPECT_FAILS(AG_ERROR_INVALID_VALUE,
+                 agStreamCreateFromNative(device, &native_stream, flags, out.get()));
+    EXPECT_TRUE(out.intact());
+  }
+  Sentinel<ag_stream> adopted;
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agStreamCreateFromNative(device, nullptr, 0, adopted.get()));
+  EXPECT_TRUE(adopted.intact());
+
+  // The CPU device has no native objects.
+  Sentinel<ag_native_device> native(sizeof(ag_native_device));
+  EXPECT_FAILS(AG_ERROR_NOT_SUPPORTED, agDeviceGetNativeHandle(device, native.get()));
+  EXPECT_TRUE(native.intact());
+  Sentinel<void*> out;
+  EXPECT_FAILS(AG_ERROR_NOT_SUPPORTED, agStreamGetNativeHandle(stream, out.get()));
+  EXPECT_FAILS(AG_ERROR_NOT_SUPPORTED, agEventGetNativeHandle(event, out.get()));
+  EXPECT_TRUE(out.intact());
+  EXPECT_FAILS(AG_ERROR_NOT_SUPPORTED,
+               agStreamCreateFromNative(device, &native_stream, 0, adopted.get()));
+  EXPECT_TRUE(adopted.intact());
+  EXPECT_AG(agStreamSynchronize(stream));
+}
+
 }  // namespace

@@ -53,6 +53,8 @@ const FailureCase kCases[] = {
      failure_calls::memset_d8_async},
     {"hipStreamCreateWithFlags", 2, "hipErrorOutOfMemory", AG_ERROR_OUT_OF_MEMORY,
      failure_calls::stream_create},
+    {"hipStreamGetPriority", 400, "hipErrorInvalidHandle", AG_ERROR_INVALID_HANDLE,
+     failure_calls::stream_create_from_native},
     {"hipStreamSynchronize", 719, "hipErrorLaunchFailure", AG_ERROR_LAUNCH_FAILED,
      failure_calls::stream_synchronize},
     {"hipStreamQuery", 400, "hipErrorInvalidHandle", AG_ERROR_INVALID_HANDLE,

@@ -43,6 +43,11 @@ const FailureCase kCases[] = {
      failure_calls::stream_create},
     {"zeEventPoolCreate", 0x70000002, "ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY", AG_ERROR_OUT_OF_MEMORY,
      failure_calls::event_create},
+    // The adopted stream's own event pool: the application's list must not be destroyed.
+    {"zeEventPoolCreate", 0x7800000a, "ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT",
+     AG_ERROR_INVALID_VALUE, failure_calls::stream_create_from_native},
+    {"zeEventCreate", 0x78000007, "ZE_RESULT_ERROR_INVALID_NULL_POINTER", AG_ERROR_INVALID_VALUE,
+     failure_calls::stream_create_from_native},
     // After its pool: the pool must not leak.
     {"zeEventCreate", 0x78000004, "ZE_RESULT_ERROR_INVALID_ARGUMENT", AG_ERROR_INVALID_VALUE,
      failure_calls::event_create},

@@ -89,6 +89,17 @@ inline ag_result stream_create_with_priority(DriverFailureObjects& f) {
   EXPECT_EQ(nullptr, s);
   return r;
 }
+// A second stream over f.stream's native one: a failure hands out nothing, and f.stream's native
+// stream is left alone (the fixture's later calls use it).
+inline ag_result stream_create_from_native(DriverFailureObjects& f) {
+  void* native = nullptr;
+  EXPECT_EQ(AG_SUCCESS, agStreamGetNativeHandle(f.stream, &native));
+  ag_stream s = nullptr;
+  ag_result r = agStreamCreateFromNative(f.device, native, 0, &s);
+  EXPECT_EQ(nullptr, s);
+  if (s) agStreamDestroy(s);
+  return r;
+}
 inline ag_result stream_synchronize(DriverFailureObjects& f) {
   return agStreamSynchronize(f.stream);
 }

@@ -32,6 +32,13 @@ class TestDriverControl {
   // The index-th device of `backend`, nullptr without one.
   static ag_device device(ag_backend_kind backend, int index = 0);
 
+  // The driver's entry point `name` as the application would call it (PFN: its pointer type);
+  // a failed expectation and nullptr where it has none.
+  template <typename PFN>
+  PFN function(const char* name) const {
+    return reinterpret_cast<PFN>(symbol(name));
+  }
+
  protected:
   // The driver's `name`; a failed expectation where it has none.
   void* symbol(const char* name) const;

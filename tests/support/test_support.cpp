@@ -114,4 +114,14 @@ void expect_saxpy_layout(ag_function saxpy) {
   EXPECT_EQ(8u, info.offset);
 }
 
+void expect_fill_round_trip(ag_device device, ag_stream stream, ag_stream waited, uint32_t value,
+                            size_t count) {
+  DeviceBuffer<uint32_t> buffer(device, count);
+  std::vector<uint32_t> host(count, ~value);
+  EXPECT_AG(agMemsetD32Async(buffer.get(), value, count, stream));
+  EXPECT_AG(agMemcpyDtoHAsync(host.data(), buffer.get(), buffer.bytes(), stream));
+  EXPECT_AG(agStreamSynchronize(waited));
+  EXPECT_EQ(std::vector<uint32_t>(count, value), host);
+}
+
 }  // namespace anygpu_test

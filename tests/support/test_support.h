@@ -32,6 +32,12 @@ bool is_cpu_device(ag_device device);
 // saxpy's parameters as its module reports them: four, the third a pointer at offset 8.
 void expect_saxpy_layout(ag_function saxpy);
 
+// Fills `count` words of a new buffer of `device` with `value` on `stream`, copies them back on
+// it, waits with agStreamSynchronize(`waited`) (the same stream, or one sharing its queue) and
+// expects `value` throughout.
+void expect_fill_round_trip(ag_device device, ag_stream stream, ag_stream waited, uint32_t value,
+                            size_t count = 4096);
+
 class TestModule {
  public:
   explicit TestModule(ag_device device);

@@ -587,6 +587,32 @@ TEST_F(CudaTestDriver, StreamsRunAsynchronously) {
   EXPECT_EQ(CUDA_SUCCESS, cu.cuModuleUnload(module));
 }
 
+// What a stream says of itself: its context (any context's stream) and its priority (clamped to
+// an H100's range).
+TEST_F(CudaTestDriver, StreamsNameTheirContextAndPriority) {
+  CUstream urgent = nullptr, plain = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamCreateWithPriority(&urgent, CU_STREAM_NON_BLOCKING, -9));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamCreate(&plain, CU_STREAM_NON_BLOCKING));
+  int priority = 5;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamGetPriority(urgent, &priority));
+  EXPECT_EQ(-5, priority);
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamGetPriority(plain, &priority));
+  EXPECT_EQ(0, priority);
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuStreamGetPriority(plain, nullptr));
+  CUcontext owner = nullptr;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamGetCtx(urgent, &owner));
+  EXPECT_EQ(context, owner);
+  owner = nullptr;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamGetCtx(nullptr, &owner));  // the current context's
+  EXPECT_EQ(context, owner);
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuStreamGetCtx(plain, nullptr));
+  int unknown = 0;
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE,
+            cu.cuStreamGetCtx(reinterpret_cast<CUstream>(&unknown), &owner));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamDestroy_v2(plain));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamDestroy_v2(urgent));
+}
+
 TEST_F(CudaTestDriver, InjectedFailureSurfacesOnce) {
   const long calls = d.calls("cuMemAlloc");
   EXPECT_EQ(calls, d.calls("cuMemAlloc_v2"));

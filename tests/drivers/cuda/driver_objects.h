@@ -34,7 +34,8 @@ struct Stream {
   Context* context;
   void* native;  // the CPU backend's stream
   unsigned flags;
-  ~Stream();  // waits for its pending work
+  int priority = 0;  // as created, clamped; it changes nothing on the CPU
+  ~Stream();         // waits for its pending work
 };
 
 struct Event {

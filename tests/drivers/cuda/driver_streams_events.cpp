@@ -1,6 +1,8 @@
 // Streams (asynchronous CPU streams) and events. The legacy default stream (NULL,
 // CU_STREAM_LEGACY, CU_STREAM_PER_THREAD) runs its work to completion after the blocking streams'
 // work; an event recorded on it is recorded on a stream of the driver's own and waited for.
+#include <algorithm>
+
 #include "driver_cpu.h"
 #include "driver_objects.h"
 #include "driver_state.h"
@@ -9,6 +11,7 @@ namespace anygpu::cuda_test_driver {
 namespace {
 
 constexpr unsigned kStreamFlags = CU_STREAM_NON_BLOCKING;
+constexpr int kGreatestPriority = -5;  // an H100's range is [-5, 0]
 constexpr unsigned kEventFlags =
     CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
 
@@ -49,14 +52,56 @@ ANYGPU_CUDA_TEST_API CUresult cuStreamCreate(CUstream* stream, unsigned flags) {
   return create_object(&Objects::streams, context, flags, &DeviceBackend::stream_create, stream);
 }
 
-// The CPU streams have no priorities: one is accepted and has no effect. The range is an H100's.
+// The CPU streams have no priorities: one is kept, clamped to the range (an H100's), and has no
+// effect.
 ANYGPU_CUDA_TEST_API CUresult cuStreamCreateWithPriority(CUstream* stream, unsigned flags,
                                                          int priority) {
   DRIVER_ENTRY(cuStreamCreateWithPriority);
   Context* context = nullptr;
   if (CUresult r = require_context(&context)) return r;
   if (!stream || (flags & ~kStreamFlags)) return CUDA_ERROR_INVALID_VALUE;
-  return create_object(&Objects::streams, context, flags, &DeviceBackend::stream_create, stream);
+  if (CUresult r =
+          create_object(&Objects::streams, context, flags, &DeviceBackend::stream_create, stream))
+    return r;
+  std::shared_ptr<Stream> made;  // not yet seen by another thread: the handle is just returned
+  if (CUresult r = find_stream(*stream, context, &made)) return r;
+  made->priority = std::max(kGreatestPriority, std::min(0, priority));
+  return CUDA_SUCCESS;
+}
+
+// The context a stream was made in (any context's stream; the default stream is the current's).
+ANYGPU_CUDA_TEST_API CUresult cuStreamGetCtx(CUstream stream, CUcontext* owner) {
+  DRIVER_ENTRY(cuStreamGetCtx);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (!owner) return CUDA_ERROR_INVALID_VALUE;
+  if (is_default_stream(stream)) {
+    *owner = to_handle(context);
+    return CUDA_SUCCESS;
+  }
+  std::shared_ptr<Stream> found;
+  {
+    std::lock_guard<std::mutex> lock(objects().mutex);
+    found = objects().stream(stream);
+  }
+  if (!found) return CUDA_ERROR_INVALID_HANDLE;
+  *owner = to_handle(found->context);
+  return CUDA_SUCCESS;
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuStreamGetPriority(CUstream stream, int* priority) {
+  DRIVER_ENTRY(cuStreamGetPriority);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (!priority) return CUDA_ERROR_INVALID_VALUE;
+  if (is_default_stream(stream)) {
+    *priority = 0;
+    return CUDA_SUCCESS;
+  }
+  std::shared_ptr<Stream> found;
+  if (CUresult r = find_stream(stream, context, &found)) return r;
+  *priority = found->priority;
+  return CUDA_SUCCESS;
 }
 
 ANYGPU_CUDA_TEST_API CUresult cuCtxGetStreamPriorityRange(int* least, int* greatest) {
@@ -64,7 +109,7 @@ ANYGPU_CUDA_TEST_API CUresult cuCtxGetStreamPriorityRange(int* least, int* great
   Context* context = nullptr;
   if (CUresult r = require_context(&context)) return r;
   if (least) *least = 0;
-  if (greatest) *greatest = -5;
+  if (greatest) *greatest = kGreatestPriority;
   return CUDA_SUCCESS;
 }
 

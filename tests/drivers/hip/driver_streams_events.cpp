@@ -1,6 +1,7 @@
 // Streams (asynchronous CPU streams) and events. The null stream (NULL, hipStreamPerThread) of the
 // calling thread's current device runs its work to completion after the device's blocking streams'
 // work; an event recorded on it is recorded on a stream of the runtime's own and waited for.
+#include <algorithm>
 #include <memory>
 
 #include "driver_objects.h"
@@ -10,6 +11,7 @@ namespace anygpu::hip_test_driver {
 namespace {
 
 constexpr unsigned kStreamFlags = hipStreamNonBlocking;
+constexpr int kGreatestPriority = -1;  // ROCm's range is [-1, 0]
 constexpr unsigned kEventFlags = hipEventBlockingSync | hipEventDisableTiming |
                                  hipEventInterprocess | hipEventReleaseToDevice |
                                  hipEventReleaseToSystem;
@@ -39,13 +41,13 @@ struct StreamCallback {
 };
 
 // hipStreamCreateWithFlags, and with a priority: on the calling thread's current device.
-hipError_t create_stream(hipStream_t* stream, unsigned flags) {
+hipError_t create_stream(hipStream_t* stream, unsigned flags, int priority = 0) {
   if (!stream || (flags & ~kStreamFlags)) return hipErrorInvalidValue;
   int device = 0;
   if (hipError_t r = current_device(&device)) return r;
   void* native = nullptr;
   if (hipError_t r = from_cpu(cpu().stream_create(flags, &native))) return r;
-  std::shared_ptr<Stream> created(new Stream{device, native, flags});
+  std::shared_ptr<Stream> created(new Stream{device, native, flags, priority});
   std::lock_guard<std::mutex> lock(objects().mutex);
   objects().streams[created.get()] = created;
   *stream = handle_of<hipStream_t>(created.get());
@@ -118,11 +120,35 @@ ANYGPU_HIP_TEST_API hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t
   return from_cpu(cpu().stream_wait_event(found->native, waited->native));
 }
 
-// The CPU streams have no priorities: one is accepted and has no effect. The range is ROCm's.
+// The CPU streams have no priorities: one is kept, clamped to the range (ROCm's), and has no
+// effect.
 ANYGPU_HIP_TEST_API hipError_t hipStreamCreateWithPriority(hipStream_t* stream, unsigned flags,
                                                            int priority) {
   DRIVER_ENTRY(hipStreamCreateWithPriority);
-  return create_stream(stream, flags);
+  return create_stream(stream, flags, std::max(kGreatestPriority, std::min(0, priority)));
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipStreamGetPriority(hipStream_t stream, int* priority) {
+  DRIVER_ENTRY(hipStreamGetPriority);
+  if (!priority) return hipErrorInvalidValue;
+  if (is_null_stream(stream)) {
+    *priority = 0;
+    return hipSuccess;
+  }
+  std::shared_ptr<Stream> found;
+  if (hipError_t r = find_stream(stream, &found)) return r;
+  *priority = found->priority;
+  return hipSuccess;
+}
+
+// The stream's device; the null stream's is the current device. -1 for a stream HIP does not
+// know, and for an injected failure.
+ANYGPU_HIP_TEST_API int hipGetStreamDeviceId(hipStream_t stream) {
+  if (enter(Fn::hipGetStreamDeviceId)) return -1;
+  int device = -1;
+  if (is_null_stream(stream)) return current_device(&device) == hipSuccess ? device : -1;
+  std::shared_ptr<Stream> found;
+  return find_stream(stream, &found) == hipSuccess ? found->device : -1;
 }
 
 ANYGPU_HIP_TEST_API hipError_t hipDeviceGetStreamPriorityRange(int* least, int* greatest) {
@@ -130,7 +156,7 @@ ANYGPU_HIP_TEST_API hipError_t hipDeviceGetStreamPriorityRange(int* least, int* 
   int device = 0;
   if (hipError_t r = current_device(&device)) return r;
   if (least) *least = 0;
-  if (greatest) *greatest = -1;
+  if (greatest) *greatest = kGreatestPriority;
   return hipSuccess;
 }
 

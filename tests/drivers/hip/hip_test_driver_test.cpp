@@ -371,6 +371,30 @@ void run_saxpy(const HipFunctions& hip, hipFunction_t function, bool packed) {
   EXPECT_EQ(hipSuccess, hip.hipFree(dy));
 }
 
+// What a stream says of itself: its device and its priority (clamped to ROCm's range).
+TEST_F(HipTestDriver, StreamsNameTheirDeviceAndPriority) {
+  hipStream_t urgent = nullptr, other = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipStreamCreateWithPriority(&urgent, hipStreamNonBlocking, -9));
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(1));
+  ASSERT_EQ(hipSuccess, hip.hipStreamCreateWithFlags(&other, hipStreamNonBlocking));
+  int priority = 5;
+  EXPECT_EQ(hipSuccess, hip.hipStreamGetPriority(urgent, &priority));
+  EXPECT_EQ(-1, priority);
+  EXPECT_EQ(hipSuccess, hip.hipStreamGetPriority(other, &priority));
+  EXPECT_EQ(0, priority);
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipStreamGetPriority(other, nullptr));
+  EXPECT_EQ(0, hip.hipGetStreamDeviceId(urgent));
+  EXPECT_EQ(1, hip.hipGetStreamDeviceId(other));
+  EXPECT_EQ(1, hip.hipGetStreamDeviceId(nullptr));  // the null stream: the current device's
+  int unknown = 0;
+  EXPECT_EQ(-1, hip.hipGetStreamDeviceId(reinterpret_cast<hipStream_t>(&unknown)));
+  EXPECT_EQ(hipErrorInvalidHandle,
+            hip.hipStreamGetPriority(reinterpret_cast<hipStream_t>(&unknown), &priority));
+  EXPECT_EQ(hipSuccess, hip.hipSetDevice(0));
+  EXPECT_EQ(hipSuccess, hip.hipStreamDestroy(other));
+  EXPECT_EQ(hipSuccess, hip.hipStreamDestroy(urgent));
+}
+
 TEST_F(HipTestDriver, LoadsACodeObjectThatFitsAndRunsItsKernels) {
   const std::vector<unsigned char> code = gfx90a_code_object();
   SKIP_WITHOUT(code, ANYGPU_HIP_TEST_GFX90A_PATH);
