@@ -195,6 +195,40 @@ AG_API ag_result agMemAllocHost(ag_device device, size_t bytes, void** host_ptr)
 AG_API ag_result agMemFreeHost(ag_device device, void* host_ptr);
 AG_API ag_result agMemGetInfo(ag_device device, size_t* free_bytes, size_t* total_bytes);
 
+/* Managed memory (cuMemAllocManaged, hipMallocManaged, Level Zero shared allocations): one pointer
+ * that the host, and the device's kernels and copies, all use; the driver moves its pages to where
+ * they are touched. On the CPU device it is ordinary host memory. AG_ERROR_NOT_SUPPORTED where the
+ * device's `managed_memory` property is 0. agMemFree frees it (after waiting for the device). Where
+ * `concurrent_managed_access` is 0 the host must not touch it while device work that may use it is
+ * pending: synchronise first, as in CUDA. */
+typedef enum ag_mem_attach_flags {
+  AG_MEM_ATTACH_GLOBAL = 0x1, /* any stream may use it (CUDA's CU_MEM_ATTACH_GLOBAL) */
+  AG_MEM_ATTACH_FLAGS_FORCE32 = 0x7fffffff
+} ag_mem_attach_flags;
+/* `flags`: AG_MEM_ATTACH_GLOBAL; anything else is AG_ERROR_INVALID_VALUE. */
+AG_API ag_result agMemAllocManaged(ag_device device, size_t bytes, unsigned int flags,
+                                   void** pointer);
+/* Moves [pointer, pointer + bytes), inside one managed allocation, to `destination` (the
+ * allocation's device) or with NULL to the host, in order on `stream` (a stream of the
+ * allocation's device). A hint: where the driver cannot move pages (the CPU device; Level Zero
+ * towards the host) it succeeds and moves nothing. */
+AG_API ag_result agMemPrefetchAsync(const void* pointer, size_t bytes, ag_device destination,
+                                    ag_stream stream);
+typedef enum ag_mem_advice { /* CUDA's CUmem_advise values */
+                             AG_MEM_ADVISE_SET_READ_MOSTLY = 1,
+                             AG_MEM_ADVISE_UNSET_READ_MOSTLY = 2,
+                             AG_MEM_ADVISE_SET_PREFERRED_LOCATION = 3,
+                             AG_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 4,
+                             AG_MEM_ADVISE_SET_ACCESSED_BY = 5,
+                             AG_MEM_ADVISE_UNSET_ACCESSED_BY = 6,
+                             AG_MEM_ADVICE_FORCE32 = 0x7fffffff
+} ag_mem_advice;
+/* Advice on how [pointer, pointer + bytes), inside one managed allocation, will be used, by
+ * `device` (the allocation's device) or with NULL by the host. A hint, as in CUDA: where the driver
+ * has no such advice it succeeds and changes nothing. */
+AG_API ag_result agMemAdvise(const void* pointer, size_t bytes, ag_mem_advice advice,
+                             ag_device device);
+
 /* Synchronous forms: done when the call returns. They are not ordered with work queued on streams
  * (as with CUDA's non-blocking streams): synchronize a stream first when it uses the same memory.
  */

@@ -97,6 +97,10 @@ class CpuDevice final : public DeviceBackend {
   // The CPU reaches all host memory: pinned memory is ordinary memory here.
   ag_result host_alloc(size_t bytes, void** pointer) override { return mem_alloc(bytes, pointer); }
   ag_result host_free(void* pointer) override { return mem_free(pointer); }
+  // Managed memory is ordinary memory too; prefetch and advice keep the defaults (nothing to do).
+  ag_result managed_alloc(size_t bytes, void** pointer) override {
+    return mem_alloc(bytes, pointer);
+  }
   ag_result mem_info(size_t* free_bytes, size_t* total_bytes) override {
     if (ag_result r = usable()) return r;
     *free_bytes = available_memory_bytes();

@@ -131,7 +131,12 @@ enum : unsigned {
   CU_EVENT_BLOCKING_SYNC = 0x1,
   CU_EVENT_DISABLE_TIMING = 0x2,
   CU_EVENT_INTERPROCESS = 0x4,
+  CU_MEM_ATTACH_GLOBAL = 0x1,
+  CU_MEM_ATTACH_HOST = 0x2,
 };
+constexpr CUdevice CU_DEVICE_CPU = -1;  // the host, to prefetch and advice
+// CUmem_advise: 1 SET_READ_MOSTLY to 6 UNSET_ACCESSED_BY (ag_mem_advice has the same values).
+enum : int { CU_MEM_ADVISE_SET_READ_MOSTLY = 1, CU_MEM_ADVISE_UNSET_ACCESSED_BY = 6 };
 
 // cuGetProcAddress_v2 (CUDA 12.0): flags and symbol status.
 enum : cuuint64_t {
@@ -175,6 +180,13 @@ constexpr int kRequestedApiVersion = 12000;
   X(cuMemAllocHost_v2, cuMemAllocHost, CUresult, (void** pointer, size_t bytes))                  \
   X(cuMemFreeHost, cuMemFreeHost, CUresult, (void* pointer))                                      \
   X(cuMemGetInfo_v2, cuMemGetInfo, CUresult, (size_t* free_bytes, size_t* total_bytes))           \
+  X(cuMemAllocManaged, cuMemAllocManaged, CUresult,                                               \
+    (CUdeviceptr * pointer, size_t bytes, unsigned flags))                                        \
+  /* The CUDA 8 forms (CUDA 12.2 added _v2 with a CUmemLocation; libcuda keeps both) */           \
+  X(cuMemPrefetchAsync, cuMemPrefetchAsync, CUresult,                                             \
+    (CUdeviceptr pointer, size_t bytes, CUdevice device, CUstream stream))                        \
+  X(cuMemAdvise, cuMemAdvise, CUresult,                                                           \
+    (CUdeviceptr pointer, size_t bytes, int advice, CUdevice device))                             \
   X(cuMemcpyHtoD_v2, cuMemcpyHtoD, CUresult, (CUdeviceptr dst, const void* src, size_t bytes))    \
   X(cuMemcpyDtoH_v2, cuMemcpyDtoH, CUresult, (void* dst, CUdeviceptr src, size_t bytes))          \
   X(cuMemcpyDtoD_v2, cuMemcpyDtoD, CUresult, (CUdeviceptr dst, CUdeviceptr src, size_t bytes))    \
@@ -285,8 +297,6 @@ constexpr int kRequestedApiVersion = 12000;
   X(cuMemAllocPitch_v2, cuMemAllocPitch, CUresult,                                                 \
     (CUdeviceptr * pointer, size_t* pitch, size_t width, size_t height, unsigned element_bytes))   \
   X(cuMemHostAlloc, cuMemHostAlloc, CUresult, (void** pointer, size_t bytes, unsigned flags))      \
-  X(cuMemAllocManaged, cuMemAllocManaged, CUresult,                                                \
-    (CUdeviceptr * pointer, size_t bytes, unsigned flags))                                         \
   X(cuMemAllocAsync, cuMemAllocAsync, CUresult,                                                    \
     (CUdeviceptr * pointer, size_t bytes, CUstream stream))                                        \
   X(cuMemFreeAsync, cuMemFreeAsync, CUresult, (CUdeviceptr pointer, CUstream stream))              \

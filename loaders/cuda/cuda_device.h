@@ -29,6 +29,10 @@ class CudaDevice final : public DeviceBackend {
   ag_result host_alloc(size_t bytes, void** pointer) override;
   ag_result host_free(void* pointer) override;
   ag_result mem_info(size_t* free_bytes, size_t* total_bytes) override;
+  // cuda_managed.cpp
+  ag_result managed_alloc(size_t bytes, void** pointer) override;
+  ag_result prefetch(const void* pointer, size_t bytes, bool to_host, void* stream) override;
+  ag_result advise(const void* pointer, size_t bytes, ag_mem_advice advice, bool for_host) override;
   ag_result copy(CopyKind kind, void* dst, const void* src, size_t bytes, void* stream) override;
   ag_result copy_pitched(CopyKind kind, const PitchedCopy& c, void* stream) override;
   ag_result fill(void* dst, uint32_t value, unsigned element_size, size_t count,

@@ -46,8 +46,7 @@ ag_result CudaDevice::stream_adopt(void* native, void** stream, int* priority) {
 
 ag_result CudaDevice::stream_release(void* stream) {
   return in_context([&] {
-    return cuda_fail(cu_.cuStreamSynchronize(static_cast<CUstream>(stream)),
-                     "cuStreamSynchronize");
+    return cuda_fail(cu_.cuStreamSynchronize(static_cast<CUstream>(stream)), "cuStreamSynchronize");
   });
 }
 

@@ -84,6 +84,10 @@ enum : hipFunction_attribute {
   HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
 };
 
+constexpr int hipCpuDeviceId = -1;  // the host, to prefetch and advice
+// hipMemoryAdvise: 1 hipMemAdviseSetReadMostly to 6 hipMemAdviseUnsetAccessedBy, CUDA's numbers.
+enum : int { hipMemAdviseSetReadMostly = 1, hipMemAdviseUnsetAccessedBy = 6 };
+
 enum : unsigned {
   hipStreamDefault = 0x0,
   hipStreamNonBlocking = 0x1,
@@ -93,6 +97,8 @@ enum : unsigned {
   hipEventInterprocess = 0x4,
   hipEventReleaseToDevice = 0x40000000,
   hipEventReleaseToSystem = 0x80000000,
+  hipMemAttachGlobal = 0x1,
+  hipMemAttachHost = 0x2,
   hipHostMallocDefault = 0x0,
   hipHostMallocPortable = 0x1,
   hipHostMallocMapped = 0x2,
@@ -164,6 +170,12 @@ constexpr size_t kR0600GcnArchNameOffset = 1160;
   X(hipHostMalloc, hipHostMalloc, hipError_t, (void** pointer, size_t bytes, unsigned flags))      \
   X(hipHostFree, hipHostFree, hipError_t, (void* pointer))                                         \
   X(hipMemGetInfo, hipMemGetInfo, hipError_t, (size_t* free_bytes, size_t* total_bytes))           \
+  X(hipMallocManaged, hipMallocManaged, hipError_t,                                                \
+    (void** pointer, size_t bytes, unsigned flags))                                                \
+  X(hipMemPrefetchAsync, hipMemPrefetchAsync, hipError_t,                                          \
+    (const void* pointer, size_t bytes, int device, hipStream_t stream))                           \
+  X(hipMemAdvise, hipMemAdvise, hipError_t,                                                        \
+    (const void* pointer, size_t bytes, int advice, int device))                                   \
   X(hipMemcpyHtoD, hipMemcpyHtoD, hipError_t, (hipDeviceptr_t dst, const void* src, size_t bytes)) \
   X(hipMemcpyDtoH, hipMemcpyDtoH, hipError_t, (void* dst, hipDeviceptr_t src, size_t bytes))       \
   X(hipMemcpyDtoD, hipMemcpyDtoD, hipError_t,                                                      \

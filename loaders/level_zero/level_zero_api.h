@@ -35,6 +35,7 @@ enum : ze_structure_type_t {
   ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES = 0x3,
   ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES = 0x4,
   ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES = 0x7,
+  ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES = 0x8,
   ZE_STRUCTURE_TYPE_CONTEXT_DESC = 0xd,
   ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC = 0xe,
   ZE_STRUCTURE_TYPE_EVENT_POOL_DESC = 0x10,
@@ -142,6 +143,33 @@ struct ze_context_desc_t {
   ze_structure_type_t stype;
   const void* pNext;
   uint32_t flags;
+};
+
+// What a device can do with each kind of allocation: ze_memory_access_cap_flags_t bits.
+enum : uint32_t {
+  ZE_MEMORY_ACCESS_CAP_FLAG_RW = 0x1,
+  ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC = 0x2,
+  ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT = 0x4,
+  ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT_ATOMIC = 0x8,
+};
+struct ze_device_memory_access_properties_t {
+  ze_structure_type_t stype;
+  void* pNext;
+  uint32_t hostAllocCapabilities;
+  uint32_t deviceAllocCapabilities;
+  uint32_t sharedSingleDeviceAllocCapabilities;
+  uint32_t sharedCrossDeviceAllocCapabilities;
+  uint32_t sharedSystemAllocCapabilities;
+};
+
+// ze_memory_advice_t, Level Zero 1.0's.
+typedef uint32_t ze_memory_advice_t;
+enum : ze_memory_advice_t {
+  ZE_MEMORY_ADVICE_SET_READ_ONLY = 0,
+  ZE_MEMORY_ADVICE_CLEAR_READ_ONLY = 1,
+  ZE_MEMORY_ADVICE_SET_PREFERRED_LOCATION = 2,
+  ZE_MEMORY_ADVICE_CLEAR_PREFERRED_LOCATION = 3,
+  ZE_MEMORY_ADVICE_BIAS_UNCACHED = 7,  // the last of 1.0
 };
 
 struct ze_device_mem_alloc_desc_t {
@@ -271,6 +299,17 @@ struct ze_group_count_t {
     (ze_context_handle_t context, const ze_host_mem_alloc_desc_t* desc, size_t size,              \
      size_t alignment, void** pointer))                                                           \
   X(zeMemFree, ze_result_t, (ze_context_handle_t context, void* pointer))                         \
+  X(zeMemAllocShared, ze_result_t,                                                                \
+    (ze_context_handle_t context, const ze_device_mem_alloc_desc_t* device_desc,                  \
+     const ze_host_mem_alloc_desc_t* host_desc, size_t size, size_t alignment,                    \
+     ze_device_handle_t device, void** pointer))                                                  \
+  X(zeDeviceGetMemoryAccessProperties, ze_result_t,                                               \
+    (ze_device_handle_t device, ze_device_memory_access_properties_t * properties))               \
+  X(zeCommandListAppendMemoryPrefetch, ze_result_t,                                               \
+    (ze_command_list_handle_t list, const void* pointer, size_t size))                            \
+  X(zeCommandListAppendMemAdvise, ze_result_t,                                                    \
+    (ze_command_list_handle_t list, ze_device_handle_t device, const void* pointer, size_t size,  \
+     ze_memory_advice_t advice))                                                                  \
   X(zeCommandListCreateImmediate, ze_result_t,                                                    \
     (ze_context_handle_t context, ze_device_handle_t device, const ze_command_queue_desc_t* desc, \
      ze_command_list_handle_t* list))                                                             \

@@ -88,6 +88,15 @@ ag_result LevelZeroDevice::query_properties(const ze_device_properties_t& device
   p.total_memory = 0;
   for (uint32_t i = 0; i < count && i < memories.size(); ++i)
     p.total_memory += memories[i].totalSize;
+
+  // Shared allocations of one device are anygpu's managed memory.
+  ze_device_memory_access_properties_t access{};
+  access.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES;
+  if (ze_result_t r = ze_.zeDeviceGetMemoryAccessProperties(device_, &access))
+    return ze_fail(r, "zeDeviceGetMemoryAccessProperties");
+  const uint32_t shared = access.sharedSingleDeviceAllocCapabilities;
+  p.managed_memory = (shared & ZE_MEMORY_ACCESS_CAP_FLAG_RW) ? 1 : 0;
+  p.concurrent_managed_access = (shared & ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT) ? 1 : 0;
   p.backend = AG_BACKEND_LEVEL_ZERO;
   return AG_SUCCESS;
 }
@@ -279,6 +288,55 @@ ag_result LevelZeroDevice::host_alloc(size_t bytes, void** pointer) {
 
 ag_result LevelZeroDevice::host_free(void* pointer) {
   return ze_fail(ze_.zeMemFree(context_, pointer), "zeMemFree");
+}
+
+ag_result LevelZeroDevice::managed_alloc(size_t bytes, void** pointer) {
+  ze_device_mem_alloc_desc_t device_desc{};
+  device_desc.stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC;
+  ze_host_mem_alloc_desc_t host_desc{};
+  host_desc.stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC;
+  return ze_fail(ze_.zeMemAllocShared(context_, &device_desc, &host_desc, bytes,
+                                      kAllocationAlignment, device_, pointer),
+                 "zeMemAllocShared");
+}
+
+// Level Zero prefetches towards the device only: towards the host there is nothing to append.
+ag_result LevelZeroDevice::prefetch(const void* pointer, size_t bytes, bool to_host, void* stream) {
+  if (to_host) return AG_SUCCESS;
+  return on_stream(stream, [&](ze_command_list_handle_t list) {
+    return ze_fail(ze_.zeCommandListAppendMemoryPrefetch(list, pointer, bytes),
+                   "zeCommandListAppendMemoryPrefetch");
+  });
+}
+
+// Read-mostly is Level Zero's read-only advice and the preferred location its own for the
+// device; the host as preferred location and accessed-by have no 1.0 advice and change nothing.
+ag_result LevelZeroDevice::advise(const void* pointer, size_t bytes, ag_mem_advice advice,
+                                  bool for_host) {
+  ze_memory_advice_t native = 0;
+  switch (advice) {
+    case AG_MEM_ADVISE_SET_READ_MOSTLY:
+      native = ZE_MEMORY_ADVICE_SET_READ_ONLY;
+      break;
+    case AG_MEM_ADVISE_UNSET_READ_MOSTLY:
+      native = ZE_MEMORY_ADVICE_CLEAR_READ_ONLY;
+      break;
+    case AG_MEM_ADVISE_SET_PREFERRED_LOCATION:
+      if (for_host) return AG_SUCCESS;
+      native = ZE_MEMORY_ADVICE_SET_PREFERRED_LOCATION;
+      break;
+    case AG_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
+      if (for_host) return AG_SUCCESS;
+      native = ZE_MEMORY_ADVICE_CLEAR_PREFERRED_LOCATION;
+      break;
+    default:
+      return AG_SUCCESS;
+  }
+  // Advice goes through a list: the device's own, waited for.
+  return on_stream(nullptr, [&](ze_command_list_handle_t list) {
+    return ze_fail(ze_.zeCommandListAppendMemAdvise(list, device_, pointer, bytes, native),
+                   "zeCommandListAppendMemAdvise");
+  });
 }
 
 ag_result LevelZeroDevice::mem_info(size_t* free_bytes, size_t* total_bytes) {

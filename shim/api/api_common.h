@@ -49,6 +49,9 @@ ag_result require_index(int index, size_t count, const char* what,
 // [pointer, pointer + bytes) must lie inside one allocation of `device`.
 ag_result require_device_range(const Device& device, const void* pointer, size_t bytes,
                                const char* what);
+// The device whose device memory (an allocation, managed or not, or a module variable) `pointer`
+// is in, or nullptr: host memory, pinned or not (api_memory.cpp).
+Device* device_memory_owner(const void* pointer);
 // agMemcpy's direction and device, from where dst and src are (api_memory.cpp).
 ag_result infer_copy(void* dst, const void* src, Device** device, CopyKind* kind);
 // `a` and `b` (named `what`) belong to the same device.

@@ -11,12 +11,13 @@ ag_result allocate(ag_device device, size_t bytes, void** pointer, AllocationKin
   if (ag_result r = get_device(device, &dev)) return r;
   if (ag_result r = require_pointer(pointer, "pointer")) return r;
   if (ag_result r = require_size(bytes)) return r;
-  if (bytes > dev->properties.total_memory)
+  if (kind != AllocationKind::managed && bytes > dev->properties.total_memory)
     return fail(AG_ERROR_OUT_OF_MEMORY, "%zu bytes exceed the device's %llu bytes of memory", bytes,
                 (unsigned long long)dev->properties.total_memory);
   void* allocated = nullptr;
-  ag_result r = kind == AllocationKind::device ? dev->impl->mem_alloc(bytes, &allocated)
-                                               : dev->impl->host_alloc(bytes, &allocated);
+  ag_result r = kind == AllocationKind::device        ? dev->impl->mem_alloc(bytes, &allocated)
+                : kind == AllocationKind::pinned_host ? dev->impl->host_alloc(bytes, &allocated)
+                                                      : dev->impl->managed_alloc(bytes, &allocated);
   if (r != AG_SUCCESS) return r;
   dev->allocations.add(allocated, bytes, kind);
   *pointer = allocated;
@@ -27,7 +28,11 @@ ag_result release(ag_device device, void* pointer, AllocationKind kind) {
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   if (ag_result r = require_pointer(pointer, "pointer")) return r;
-  const char* what = kind == AllocationKind::device ? "agMemAlloc" : "agMemAllocHost";
+  // agMemFree frees device and managed memory alike.
+  if (kind == AllocationKind::device && dev->allocations.is_base(pointer, AllocationKind::managed))
+    kind = AllocationKind::managed;
+  const char* what =
+      kind == AllocationKind::pinned_host ? "agMemAllocHost" : "agMemAlloc or agMemAllocManaged";
   if (!dev->allocations.is_base(pointer, kind))
     return fail(AG_ERROR_INVALID_ADDRESS, "%p is not an allocation made by %s on device %d",
                 pointer, what, dev->ordinal);
@@ -36,8 +41,8 @@ ag_result release(ag_device device, void* pointer, AllocationKind kind) {
   size_t bytes = 0;
   if (!dev->allocations.remove(pointer, kind, &bytes))
     return fail(AG_ERROR_INVALID_ADDRESS, "%p was freed by another thread meanwhile", pointer);
-  const ag_result freed =
-      kind == AllocationKind::device ? dev->impl->mem_free(pointer) : dev->impl->host_free(pointer);
+  const ag_result freed = kind == AllocationKind::pinned_host ? dev->impl->host_free(pointer)
+                                                              : dev->impl->mem_free(pointer);
   // A driver that refused to free still holds the memory: it stays the application's.
   if (freed != AG_SUCCESS) dev->allocations.add(pointer, bytes, kind);
   return freed;
@@ -99,9 +104,7 @@ ag_result fill_async(ag_stream stream, void* dst, uint32_t value, unsigned size,
 
 namespace anygpu {
 
-// The device whose device memory (an allocation or a module variable) `pointer` is in, or nullptr:
-// host memory, pinned or not.
-static Device* device_memory_owner(const void* pointer) {
+Device* device_memory_owner(const void* pointer) {
   for (Device* dev : registry().devices) {
     AllocationKind kind;
     if (dev->allocations.kind_at(pointer, &kind) && kind != AllocationKind::pinned_host) return dev;
@@ -182,6 +185,25 @@ ag_result agMemFree(ag_device device, void* device_ptr) try {
 ag_result agMemAllocHost(ag_device device, size_t bytes, void** host_ptr) try {
   AG_DEVICE_ENTRY();
   return allocate(device, bytes, host_ptr, AllocationKind::pinned_host);
+} catch (...) {
+  return fail_from_exception();
+}
+
+ag_result agMemAllocManaged(ag_device device, size_t bytes, unsigned int flags,
+                            void** pointer) try {
+  AG_DEVICE_ENTRY();
+  Device* dev;
+  if (ag_result r = get_device(device, &dev)) return r;
+  if (ag_result r = require_pointer(pointer, "pointer")) return r;
+  if (ag_result r = require_size(bytes)) return r;
+  if (flags != AG_MEM_ATTACH_GLOBAL)
+    return fail(AG_ERROR_INVALID_VALUE, "flags 0x%x: AG_MEM_ATTACH_GLOBAL (0x1) is the one value",
+                flags);
+  if (!dev->properties.managed_memory)
+    return fail(AG_ERROR_NOT_SUPPORTED,
+                "device %d (%s) has no managed memory (its managed_memory property is 0)",
+                dev->ordinal, dev->properties.name);
+  return allocate(device, bytes, pointer, AllocationKind::managed);
 } catch (...) {
   return fail_from_exception();
 }

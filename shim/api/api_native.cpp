@@ -28,8 +28,7 @@ ag_result agDeviceGetNativeHandle(ag_device device, ag_native_device* native) tr
   value.struct_size = sizeof value;
   value.backend = dev->backend->kind;
   value.ordinal = -1;
-  if (ag_result r = dev->impl->native_device(value))
-    return native_answer(r, *dev, "device");
+  if (ag_result r = dev->impl->native_device(value)) return native_answer(r, *dev, "device");
   return write_versioned(native, value, "native");
 } catch (...) {
   return fail_from_exception();

@@ -24,13 +24,24 @@ bool AllocationTracker::remove(void* base, AllocationKind kind, size_t* bytes) {
 }
 
 bool AllocationTracker::contains(const void* pointer, size_t bytes) const {
+  return find(pointer, bytes, nullptr);
+}
+
+bool AllocationTracker::contains(const void* pointer, size_t bytes, AllocationKind kind) const {
+  AllocationKind found;
+  return find(pointer, bytes, &found) && found == kind;
+}
+
+bool AllocationTracker::find(const void* pointer, size_t bytes, AllocationKind* kind) const {
   const uintptr_t begin = reinterpret_cast<uintptr_t>(pointer);
   if (begin + bytes < begin) return false;  // wraps around
   std::shared_lock<std::shared_mutex> lock(mutex_);
   auto it = allocations_.upper_bound(begin);
   if (it == allocations_.begin()) return false;
   --it;
-  return begin + bytes <= it->first + it->second.bytes;
+  if (begin + bytes > it->first + it->second.bytes) return false;
+  if (kind) *kind = it->second.kind;
+  return true;
 }
 
 bool AllocationTracker::kind_at(const void* pointer, AllocationKind* kind) const {

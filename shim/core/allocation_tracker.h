@@ -11,8 +11,9 @@ namespace anygpu {
 
 // module_variable: a module's global (agModuleGetGlobal), recorded while the module is loaded so
 // that copies reach it. Modules may share one (the CPU device loads an identical image once), so
-// each add of one is counted and each remove undoes one add.
-enum class AllocationKind { device, pinned_host, module_variable };
+// each add of one is counted and each remove undoes one add. managed: agMemAllocManaged's, device
+// memory the host may touch as well.
+enum class AllocationKind { device, pinned_host, module_variable, managed };
 
 class AllocationTracker {
  public:
@@ -23,10 +24,14 @@ class AllocationTracker {
   // True when [pointer, pointer + bytes) lies inside one allocation of any kind.
   bool contains(const void* pointer, size_t bytes) const;
   bool is_base(const void* base, AllocationKind kind) const;
+  // True when [pointer, pointer + bytes) lies inside one allocation of `kind`.
+  bool contains(const void* pointer, size_t bytes, AllocationKind kind) const;
   // True when `pointer` lies inside an allocation; its kind in `kind`.
   bool kind_at(const void* pointer, AllocationKind* kind) const;
 
  private:
+  // The allocation holding [pointer, pointer + bytes) whole; its kind in `kind` when not null.
+  bool find(const void* pointer, size_t bytes, AllocationKind* kind) const;
   struct Allocation {
     size_t bytes = 0;
     AllocationKind kind = AllocationKind::device;

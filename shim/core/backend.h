@@ -52,6 +52,18 @@ class DeviceBackend {
   virtual ag_result host_alloc(size_t bytes, void** pointer) = 0;
   virtual ag_result host_free(void* pointer) = 0;
   virtual ag_result mem_info(size_t* free_bytes, size_t* total_bytes) = 0;
+  // Managed memory (agMemAllocManaged), freed by mem_free. Reached only where the properties say
+  // managed_memory.
+  virtual ag_result managed_alloc(size_t bytes, void** pointer) { return AG_ERROR_NOT_SUPPORTED; }
+  // Hints on a range of one managed allocation, checked; by default they change nothing.
+  // `to_host` false: towards this device. `stream` is this device's.
+  virtual ag_result prefetch(const void* pointer, size_t bytes, bool to_host, void* stream) {
+    return AG_SUCCESS;
+  }
+  // `for_host` false: advice for this device.
+  virtual ag_result advise(const void* pointer, size_t bytes, ag_mem_advice advice, bool for_host) {
+    return AG_SUCCESS;
+  }
   // `stream` nullptr: synchronous.
   virtual ag_result copy(CopyKind kind, void* dst, const void* src, size_t bytes, void* stream) = 0;
   // A 2-D or 3-D copy, arguments checked; `stream` nullptr: synchronous. By default one copy()
