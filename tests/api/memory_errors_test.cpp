@@ -474,3 +474,73 @@ TEST_F(MemoryErrorTest, PitchedCopiesRejectBadInput) {
 }
 
 }  // namespace
+
+namespace {
+
+// Managed memory: allocation's arguments in order (device, output, size, flags), and the hints'
+// (stream, pointer, size, range, device, advice); nothing is written or changed by a refusal.
+TEST_F(MemoryErrorTest, ManagedMemoryCallsRejectBadInput) {
+  expect_invalid_handles<ag_device>("agMemAllocManaged", [&](ag_device bad) {
+    return with_untouched_output<void*>(
+        [&](void** out) { return agMemAllocManaged(bad, 64, AG_MEM_ATTACH_GLOBAL, out); });
+  });
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE,
+               agMemAllocManaged(device, 64, AG_MEM_ATTACH_GLOBAL, nullptr));
+  for (unsigned flags : {0u, 2u, 3u, 0x80000000u}) {
+    SCOPED_TRACE(flags);
+    Sentinel<void*> out;
+    EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agMemAllocManaged(device, 64, flags, out.get()));
+    EXPECT_TRUE(out.intact());
+  }
+  Sentinel<void*> none;
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE,
+               agMemAllocManaged(device, 0, AG_MEM_ATTACH_GLOBAL, none.get()));
+  EXPECT_TRUE(none.intact());
+
+  void* managed = nullptr;
+  ASSERT_AG(agMemAllocManaged(device, kBytes, AG_MEM_ATTACH_GLOBAL, &managed));
+  void* plain = nullptr;
+  ASSERT_AG(agMemAlloc(device, kBytes, &plain));
+  expect_invalid_handles<ag_stream>("agMemPrefetchAsync", [&](ag_stream bad) {
+    return agMemPrefetchAsync(managed, kBytes, device, bad);
+  });
+  expect_invalid_handles<ag_device>(
+      "agMemPrefetchAsync",
+      [&](ag_device bad) { return agMemPrefetchAsync(managed, kBytes, bad, stream); },
+      /*null_is_valid=*/true);  // NULL: the host
+  expect_invalid_handles<ag_device>(
+      "agMemAdvise",
+      [&](ag_device bad) {
+        return agMemAdvise(managed, kBytes, AG_MEM_ADVISE_SET_READ_MOSTLY, bad);
+      },
+      /*null_is_valid=*/true);
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agMemPrefetchAsync(nullptr, kBytes, device, stream));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agMemPrefetchAsync(managed, 0, device, stream));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE,
+               agMemAdvise(nullptr, kBytes, AG_MEM_ADVISE_SET_READ_MOSTLY, device));
+  int on_stack = 0;
+  for (const void* outside : {static_cast<const void*>(plain), static_cast<const void*>(&on_stack),
+                              static_cast<const void*>(at(managed, kBytes))}) {
+    EXPECT_FAILS(AG_ERROR_INVALID_ADDRESS, agMemPrefetchAsync(outside, 1, device, stream));
+    EXPECT_FAILS(AG_ERROR_INVALID_ADDRESS,
+                 agMemAdvise(outside, 1, AG_MEM_ADVISE_SET_READ_MOSTLY, nullptr));
+  }
+  EXPECT_FAILS(AG_ERROR_INVALID_ADDRESS, agMemPrefetchAsync(managed, SIZE_MAX, device, stream));
+  EXPECT_FAILS(AG_ERROR_INVALID_ADDRESS,
+               agMemPrefetchAsync(at(managed, 1), kBytes, nullptr, stream));
+  for (int advice : {0, 7, -1, 0x7fffffff}) {
+    SCOPED_TRACE(advice);
+    EXPECT_FAILS(AG_ERROR_INVALID_VALUE,
+                 agMemAdvise(managed, kBytes, static_cast<ag_mem_advice>(advice), device));
+  }
+  // Still managed memory, and freed by agMemFree only.
+  EXPECT_AG(agMemPrefetchAsync(managed, kBytes, device, stream));
+  EXPECT_AG(agMemAdvise(managed, kBytes, AG_MEM_ADVISE_SET_PREFERRED_LOCATION, device));
+  EXPECT_AG(agStreamSynchronize(stream));
+  EXPECT_FAILS(AG_ERROR_INVALID_ADDRESS, agMemFreeHost(device, managed));
+  EXPECT_AG(agMemFree(device, plain));
+  EXPECT_AG(agMemFree(device, managed));
+  EXPECT_FAILS(AG_ERROR_INVALID_ADDRESS, agMemFree(device, managed));
+}
+
+}  // namespace

@@ -26,6 +26,12 @@ using FailureCase = DriverFailureCase<Fixture, uint32_t>;
 const FailureCase kCases[] = {
     {"zeMemAllocDevice", 0x70000003, "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", AG_ERROR_OUT_OF_MEMORY,
      failure_calls::mem_alloc},
+    {"zeMemAllocShared", 0x70000003, "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", AG_ERROR_OUT_OF_MEMORY,
+     failure_calls::mem_alloc_managed},
+    {"zeCommandListAppendMemoryPrefetch", 0x78000004, "ZE_RESULT_ERROR_INVALID_ARGUMENT",
+     AG_ERROR_INVALID_VALUE, failure_calls::mem_prefetch},
+    {"zeCommandListAppendMemAdvise", 0x78000004, "ZE_RESULT_ERROR_INVALID_ARGUMENT",
+     AG_ERROR_INVALID_VALUE, failure_calls::mem_advise},
     {"zeMemAllocHost", 0x70000002, "ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY", AG_ERROR_OUT_OF_MEMORY,
      failure_calls::mem_alloc_host},
     {"zeCommandListAppendMemoryCopy", 0x70000001, "ZE_RESULT_ERROR_DEVICE_LOST",

@@ -100,6 +100,32 @@ inline ag_result stream_create_from_native(DriverFailureObjects& f) {
   if (s) agStreamDestroy(s);
   return r;
 }
+inline ag_result mem_alloc_managed(DriverFailureObjects& f) {
+  void* p = nullptr;
+  ag_result r = agMemAllocManaged(f.device, 4096, AG_MEM_ATTACH_GLOBAL, &p);
+  EXPECT_EQ(nullptr, p);
+  return r;
+}
+// Prefetch to the device and advice on a managed block made (and freed) around the call.
+inline ag_result with_managed(DriverFailureObjects& f,
+                              ag_result (*hint)(DriverFailureObjects&, void*)) {
+  void* p = nullptr;
+  EXPECT_EQ(AG_SUCCESS, agMemAllocManaged(f.device, 4096, AG_MEM_ATTACH_GLOBAL, &p));
+  const ag_result r = hint(f, p);
+  EXPECT_EQ(AG_SUCCESS, agStreamSynchronize(f.stream));
+  EXPECT_EQ(AG_SUCCESS, agMemFree(f.device, p));
+  return r;
+}
+inline ag_result mem_prefetch(DriverFailureObjects& f) {
+  return with_managed(f, [](DriverFailureObjects& o, void* p) {
+    return agMemPrefetchAsync(p, 4096, o.device, o.stream);
+  });
+}
+inline ag_result mem_advise(DriverFailureObjects& f) {
+  return with_managed(f, [](DriverFailureObjects& o, void* p) {
+    return agMemAdvise(p, 4096, AG_MEM_ADVISE_SET_READ_MOSTLY, o.device);
+  });
+}
 inline ag_result stream_synchronize(DriverFailureObjects& f) {
   return agStreamSynchronize(f.stream);
 }

@@ -613,6 +613,32 @@ TEST_F(CudaTestDriver, StreamsNameTheirContextAndPriority) {
   EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamDestroy_v2(urgent));
 }
 
+// Managed memory is host memory the host reaches at once; prefetch and advice check the range (one
+// managed allocation), the device (CU_DEVICE_CPU or a device) and the advice.
+TEST_F(CudaTestDriver, ManagedMemoryTakesPrefetchAndAdvice) {
+  CUdeviceptr managed = 0, plain = 0;
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemAllocManaged(&managed, 64, 4));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocManaged(&managed, 4096, CU_MEM_ATTACH_GLOBAL));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&plain, 4096));
+  reinterpret_cast<int*>(static_cast<uintptr_t>(managed))[1023] = 42;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemPrefetchAsync(managed, 4096, 0, nullptr));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemPrefetchAsync(managed + 8, 8, CU_DEVICE_CPU, nullptr));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPrefetchAsync(managed, 4097, 0, nullptr));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPrefetchAsync(plain, 16, 0, nullptr));
+  EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE, cu.cuMemPrefetchAsync(managed, 16, 7, nullptr));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemAdvise(managed, 4096, CU_MEM_ADVISE_SET_READ_MOSTLY, 0));
+  EXPECT_EQ(CUDA_SUCCESS,
+            cu.cuMemAdvise(managed, 4096, CU_MEM_ADVISE_UNSET_ACCESSED_BY, CU_DEVICE_CPU));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemAdvise(managed, 4096, 7, 0));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuMemAdvise(plain, 4096, CU_MEM_ADVISE_SET_READ_MOSTLY, 0));
+  int value = 0;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoH_v2(&value, managed + 4092, sizeof value));
+  EXPECT_EQ(42, value);
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(plain));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(managed));
+}
+
 TEST_F(CudaTestDriver, InjectedFailureSurfacesOnce) {
   const long calls = d.calls("cuMemAlloc");
   EXPECT_EQ(calls, d.calls("cuMemAlloc_v2"));

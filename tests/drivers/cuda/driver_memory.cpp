@@ -2,6 +2,7 @@
 // Device pointers are checked against the allocations, as a real driver rejects a pointer it
 // did not allocate; the host side of a copy may be any memory.
 #include "driver_cpu.h"
+#include "driver_object_tables.h"
 #include "driver_objects.h"
 #include "driver_state.h"
 
@@ -12,7 +13,7 @@ void* pointer_of(CUdeviceptr address) {
   return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
 }
 
-CUresult allocate(Context* context, size_t bytes, bool host, void** pointer) {
+CUresult allocate(Context* context, size_t bytes, bool host, void** pointer, bool managed = false) {
   Objects& o = objects();
   if (!host) {
     std::lock_guard<std::mutex> lock(o.mutex);
@@ -27,7 +28,7 @@ CUresult allocate(Context* context, size_t bytes, bool host, void** pointer) {
     if (!host) o.device_bytes -= bytes;
     return CUDA_ERROR_OUT_OF_MEMORY;
   }
-  o.allocations[reinterpret_cast<uintptr_t>(allocated)] = Allocation{context, bytes, host};
+  o.allocations[reinterpret_cast<uintptr_t>(allocated)] = Allocation{context, bytes, host, managed};
   *pointer = allocated;
   return CUDA_SUCCESS;
 }
@@ -44,6 +45,21 @@ CUresult release(void* pointer, bool host) {
     o.allocations.erase(found);
   }
   return from_cpu(host ? cpu().host_free(pointer) : cpu().mem_free(pointer));
+}
+
+// [pointer, pointer + bytes) inside one managed allocation, and `device` the host or a device:
+// what cuMemPrefetchAsync and cuMemAdvise check (CUDA_ERROR_INVALID_VALUE,
+// CUDA_ERROR_INVALID_DEVICE).
+CUresult check_managed(CUdeviceptr pointer, size_t bytes, CUdevice device) {
+  {
+    std::lock_guard<std::mutex> lock(objects().mutex);
+    const Allocation* a =
+        test_driver::allocation_holding(objects().allocations, pointer_of(pointer), bytes);
+    if (!a || !a->managed || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+  }
+  if (device != CU_DEVICE_CPU && (device < 0 || device >= config().device_count))
+    return CUDA_ERROR_INVALID_DEVICE;
+  return CUDA_SUCCESS;
 }
 
 bool accessible(const void* pointer, size_t bytes) {
@@ -98,6 +114,41 @@ ANYGPU_CUDA_TEST_API CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) 
   if (CUresult r = allocate(context, bytes, false, &allocated)) return r;
   *pointer = reinterpret_cast<uintptr_t>(allocated);
   return CUDA_SUCCESS;
+}
+
+// Managed memory is host memory here: prefetch checks its arguments and waits its turn on the
+// stream; advice checks and changes nothing.
+ANYGPU_CUDA_TEST_API CUresult cuMemAllocManaged(CUdeviceptr* pointer, size_t bytes,
+                                                unsigned flags) {
+  DRIVER_ENTRY(cuMemAllocManaged);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (!pointer || bytes == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
+    return CUDA_ERROR_INVALID_VALUE;
+  void* allocated = nullptr;
+  if (CUresult r = allocate(context, bytes, false, &allocated, true)) return r;
+  *pointer = reinterpret_cast<uintptr_t>(allocated);
+  return CUDA_SUCCESS;
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemPrefetchAsync(CUdeviceptr pointer, size_t bytes, CUdevice device,
+                                                 CUstream stream) {
+  DRIVER_ENTRY(cuMemPrefetchAsync);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (CUresult r = check_managed(pointer, bytes, device)) return r;
+  std::shared_ptr<Stream> on;
+  return stream_for_work(context, stream, &on);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemAdvise(CUdeviceptr pointer, size_t bytes, int advice,
+                                          CUdevice device) {
+  DRIVER_ENTRY(cuMemAdvise);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY)
+    return CUDA_ERROR_INVALID_VALUE;
+  return check_managed(pointer, bytes, device);
 }
 
 ANYGPU_CUDA_TEST_API CUresult cuMemFree_v2(CUdeviceptr pointer) {

@@ -23,7 +23,8 @@ namespace anygpu::cuda_test_driver {
 struct Allocation {
   Context* context;
   size_t bytes;
-  bool host;  // cuMemAllocHost
+  bool host;             // cuMemAllocHost
+  bool managed = false;  // cuMemAllocManaged: device memory that prefetch and advice take
 };
 
 struct ModuleVariable {

@@ -1,6 +1,7 @@
 // Device and page-locked host memory (both host memory of the CPU backend), copies and memset.
 // Device pointers are checked against the allocations, as a real runtime rejects a pointer it did
 // not allocate; the host side of a copy may be any memory.
+#include "driver_object_tables.h"
 #include "driver_objects.h"
 #include "driver_state.h"
 
@@ -11,7 +12,7 @@ constexpr unsigned kHostMallocFlags = hipHostMallocPortable | hipHostMallocMappe
                                       hipHostMallocWriteCombined | hipHostMallocNumaUser |
                                       hipHostMallocCoherent | hipHostMallocNonCoherent;
 
-hipError_t allocate(int device, size_t bytes, bool host, void** pointer) {
+hipError_t allocate(int device, size_t bytes, bool host, void** pointer, bool managed = false) {
   Objects& o = objects();
   if (!host) {
     std::lock_guard<std::mutex> lock(o.mutex);
@@ -26,7 +27,7 @@ hipError_t allocate(int device, size_t bytes, bool host, void** pointer) {
     if (!host) o.device_bytes[device] -= bytes;
     return hipErrorOutOfMemory;
   }
-  o.allocations[reinterpret_cast<uintptr_t>(allocated)] = Allocation{device, bytes, host};
+  o.allocations[reinterpret_cast<uintptr_t>(allocated)] = Allocation{device, bytes, host, managed};
   *pointer = allocated;
   return hipSuccess;
 }
@@ -52,6 +53,19 @@ hipError_t release(void* pointer, bool host) {
     o.allocations.erase(found);
   }
   return from_cpu(host ? cpu().host_free(pointer) : cpu().mem_free(pointer));
+}
+
+// [pointer, pointer + bytes) inside one managed allocation, and `device` the host or a device:
+// what hipMemPrefetchAsync and hipMemAdvise check.
+hipError_t check_managed(const void* pointer, size_t bytes, int device) {
+  {
+    std::lock_guard<std::mutex> lock(objects().mutex);
+    const Allocation* a = test_driver::allocation_holding(objects().allocations, pointer, bytes);
+    if (!a || !a->managed || bytes == 0) return hipErrorInvalidValue;
+  }
+  if (device != hipCpuDeviceId && (device < 0 || device >= config().device_count))
+    return hipErrorInvalidDevice;
+  return hipSuccess;
 }
 
 bool accessible(const void* pointer, size_t bytes) {
@@ -104,6 +118,34 @@ ANYGPU_HIP_TEST_API hipError_t hipMalloc(void** pointer, size_t bytes) {
   *pointer = nullptr;
   if (bytes == 0) return hipSuccess;
   return allocate(device, bytes, false, pointer);
+}
+
+// Managed memory is host memory here: prefetch checks its arguments and waits its turn on the
+// stream; advice checks and changes nothing.
+ANYGPU_HIP_TEST_API hipError_t hipMallocManaged(void** pointer, size_t bytes, unsigned flags) {
+  DRIVER_ENTRY(hipMallocManaged);
+  if (!pointer || bytes == 0 || (flags != hipMemAttachGlobal && flags != hipMemAttachHost))
+    return hipErrorInvalidValue;
+  int device = 0;
+  if (hipError_t r = current_device(&device)) return r;
+  return allocate(device, bytes, false, pointer, true);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemPrefetchAsync(const void* pointer, size_t bytes, int device,
+                                                   hipStream_t stream) {
+  DRIVER_ENTRY(hipMemPrefetchAsync);
+  if (hipError_t r = check_managed(pointer, bytes, device)) return r;
+  int current = 0;
+  std::shared_ptr<Stream> on;
+  return stream_for_work(stream, &current, &on);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemAdvise(const void* pointer, size_t bytes, int advice,
+                                            int device) {
+  DRIVER_ENTRY(hipMemAdvise);
+  if (advice < hipMemAdviseSetReadMostly || advice > hipMemAdviseUnsetAccessedBy)
+    return hipErrorInvalidValue;
+  return check_managed(pointer, bytes, device);
 }
 
 ANYGPU_HIP_TEST_API hipError_t hipFree(void* pointer) {

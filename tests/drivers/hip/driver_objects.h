@@ -45,7 +45,8 @@ void set_current_device(int device);
 struct Allocation {
   int device;
   size_t bytes;
-  bool host;  // hipHostMalloc
+  bool host;             // hipHostMalloc
+  bool managed = false;  // hipMallocManaged: device memory that prefetch and advice take
 };
 
 struct ModuleVariable {

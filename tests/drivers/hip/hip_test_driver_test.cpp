@@ -395,6 +395,33 @@ TEST_F(HipTestDriver, StreamsNameTheirDeviceAndPriority) {
   EXPECT_EQ(hipSuccess, hip.hipStreamDestroy(urgent));
 }
 
+// Managed memory is host memory the host reaches at once; prefetch and advice check the range (one
+// managed allocation), the device (hipCpuDeviceId or a device) and the advice.
+TEST_F(HipTestDriver, ManagedMemoryTakesPrefetchAndAdvice) {
+  void* managed = nullptr;
+  void* plain = nullptr;
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMallocManaged(&managed, 64, 4));
+  ASSERT_EQ(hipSuccess, hip.hipMallocManaged(&managed, 4096, hipMemAttachGlobal));
+  ASSERT_EQ(hipSuccess, hip.hipMalloc(&plain, 4096));
+  static_cast<int*>(managed)[1023] = 42;
+  char* bytes = static_cast<char*>(managed);
+  EXPECT_EQ(hipSuccess, hip.hipMemPrefetchAsync(managed, 4096, 1, nullptr));
+  EXPECT_EQ(hipSuccess, hip.hipMemPrefetchAsync(bytes + 8, 8, hipCpuDeviceId, nullptr));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPrefetchAsync(managed, 4097, 0, nullptr));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPrefetchAsync(plain, 16, 0, nullptr));
+  EXPECT_EQ(hipErrorInvalidDevice, hip.hipMemPrefetchAsync(managed, 16, 2, nullptr));
+  EXPECT_EQ(hipSuccess, hip.hipMemAdvise(managed, 4096, hipMemAdviseSetReadMostly, 0));
+  EXPECT_EQ(hipSuccess,
+            hip.hipMemAdvise(managed, 4096, hipMemAdviseUnsetAccessedBy, hipCpuDeviceId));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemAdvise(managed, 4096, 7, 0));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemAdvise(plain, 4096, hipMemAdviseSetReadMostly, 0));
+  int value = 0;
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyDtoH(&value, bytes + 4092, sizeof value));
+  EXPECT_EQ(42, value);
+  EXPECT_EQ(hipSuccess, hip.hipFree(plain));
+  EXPECT_EQ(hipSuccess, hip.hipFree(managed));
+}
+
 TEST_F(HipTestDriver, LoadsACodeObjectThatFitsAndRunsItsKernels) {
   const std::vector<unsigned char> code = gfx90a_code_object();
   SKIP_WITHOUT(code, ANYGPU_HIP_TEST_GFX90A_PATH);

@@ -105,6 +105,26 @@ ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t list, void* p
   });
 }
 
+// Memory stays where it is (host memory): prefetch and advice are ordered no-ops, checked.
+ze_result_t zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t list, const void* pointer,
+                                              size_t size) {
+  DRIVER_ENTRY(zeCommandListAppendMemoryPrefetch);
+  if (!pointer) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (size == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+  return append(as<List>(list, Kind::list), nullptr, 0, nullptr, [] { return ZE_RESULT_SUCCESS; });
+}
+
+ze_result_t zeCommandListAppendMemAdvise(ze_command_list_handle_t list, ze_device_handle_t device,
+                                         const void* pointer, size_t size,
+                                         ze_memory_advice_t advice) {
+  DRIVER_ENTRY(zeCommandListAppendMemAdvise);
+  if (!is_device(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pointer) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (size == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+  if (advice > ZE_MEMORY_ADVICE_BIAS_UNCACHED) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  return append(as<List>(list, Kind::list), nullptr, 0, nullptr, [] { return ZE_RESULT_SUCCESS; });
+}
+
 ze_result_t zeCommandListAppendBarrier(ze_command_list_handle_t list, ze_event_handle_t signal,
                                        uint32_t wait_count, ze_event_handle_t* waits) {
   DRIVER_ENTRY(zeCommandListAppendBarrier);

@@ -123,6 +123,23 @@ ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t device, uint32_t* cou
   return ZE_RESULT_SUCCESS;
 }
 
+// Every kind of allocation is host memory: the host and the device reach each at once.
+ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t device,
+                                              ze_device_memory_access_properties_t* p) {
+  DRIVER_ENTRY(zeDeviceGetMemoryAccessProperties);
+  if (!is_device(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  constexpr uint32_t kAll = ZE_MEMORY_ACCESS_CAP_FLAG_RW | ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC |
+                            ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT |
+                            ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT_ATOMIC;
+  p->hostAllocCapabilities = kAll;
+  p->deviceAllocCapabilities = kAll;
+  p->sharedSingleDeviceAllocCapabilities = kAll;
+  p->sharedCrossDeviceAllocCapabilities = 0;
+  p->sharedSystemAllocCapabilities = 0;
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t zeContextCreate(ze_driver_handle_t driver, const ze_context_desc_t* desc,
                             ze_context_handle_t* context) {
   DRIVER_ENTRY(zeContextCreate);

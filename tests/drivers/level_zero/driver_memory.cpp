@@ -53,6 +53,17 @@ ze_result_t zeMemAllocDevice(ze_context_handle_t context, const ze_device_mem_al
   return allocate(context, size, alignment, false, pointer);
 }
 
+// Shared memory is host memory here, as device memory is: one kind, freed as device memory.
+ze_result_t zeMemAllocShared(ze_context_handle_t context,
+                             const ze_device_mem_alloc_desc_t* device_desc,
+                             const ze_host_mem_alloc_desc_t* host_desc, size_t size,
+                             size_t alignment, ze_device_handle_t device, void** pointer) {
+  DRIVER_ENTRY(zeMemAllocShared);
+  if (device && !is_device(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!device_desc || !host_desc) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return allocate(context, size, alignment, false, pointer);
+}
+
 ze_result_t zeMemAllocHost(ze_context_handle_t context, const ze_host_mem_alloc_desc_t* desc,
                            size_t size, size_t alignment, void** pointer) {
   DRIVER_ENTRY(zeMemAllocHost);

@@ -28,11 +28,15 @@ using namespace anygpu::level_zero;
   X(zeDeviceGetProperties) \
   X(zeDeviceGetComputeProperties) \
   X(zeDeviceGetMemoryProperties) \
+  X(zeDeviceGetMemoryAccessProperties) \
   X(zeContextCreate) \
   X(zeContextDestroy) \
   X(zeMemAllocDevice) \
   X(zeMemAllocHost) \
   X(zeMemFree) \
+  X(zeMemAllocShared) \
+  X(zeCommandListAppendMemoryPrefetch) \
+  X(zeCommandListAppendMemAdvise) \
   X(zeCommandListCreateImmediate) \
   X(zeCommandListDestroy) \
   X(zeCommandListAppendMemoryCopy) \

@@ -42,20 +42,21 @@ ANYGPU_L0_TABLE(zeGetDriverProcAddrTable, put(table, 0, zeDriverGet);
                 put(table, 1, zeDriverGetApiVersion); put(table, 2, zeDriverGetProperties))
 ANYGPU_L0_TABLE(zeGetDeviceProcAddrTable, put(table, 0, zeDeviceGet);
                 put(table, 2, zeDeviceGetProperties); put(table, 3, zeDeviceGetComputeProperties);
-                put(table, 6, zeDeviceGetMemoryProperties))
+                put(table, 6, zeDeviceGetMemoryProperties);
+                put(table, 7, zeDeviceGetMemoryAccessProperties))
 ANYGPU_L0_TABLE(zeGetContextProcAddrTable, put(table, 0, zeContextCreate);
                 put(table, 1, zeContextDestroy))
-ANYGPU_L0_TABLE(zeGetCommandListProcAddrTable, put(table, 1, zeCommandListCreateImmediate);
-                put(table, 2, zeCommandListDestroy); put(table, 6, zeCommandListAppendBarrier);
-                put(table, 8, zeCommandListAppendMemoryCopy);
-                put(table, 9, zeCommandListAppendMemoryFill);
-                put(table, 10, zeCommandListAppendMemoryCopyRegion);
-                put(table, 18, zeCommandListAppendSignalEvent);
-                put(table, 19, zeCommandListAppendWaitOnEvents);
-                put(table, 20, zeCommandListAppendEventReset);
-                put(table, 22, zeCommandListAppendLaunchKernel))
-ANYGPU_L0_TABLE(zeGetMemProcAddrTable, put(table, 1, zeMemAllocDevice);
-                put(table, 2, zeMemAllocHost); put(table, 3, zeMemFree))
+ANYGPU_L0_TABLE(
+    zeGetCommandListProcAddrTable, put(table, 1, zeCommandListCreateImmediate);
+    put(table, 2, zeCommandListDestroy); put(table, 6, zeCommandListAppendBarrier);
+    put(table, 8, zeCommandListAppendMemoryCopy); put(table, 9, zeCommandListAppendMemoryFill);
+    put(table, 10, zeCommandListAppendMemoryCopyRegion);
+    put(table, 16, zeCommandListAppendMemoryPrefetch); put(table, 17, zeCommandListAppendMemAdvise);
+    put(table, 18, zeCommandListAppendSignalEvent); put(table, 19, zeCommandListAppendWaitOnEvents);
+    put(table, 20, zeCommandListAppendEventReset); put(table, 22, zeCommandListAppendLaunchKernel))
+ANYGPU_L0_TABLE(zeGetMemProcAddrTable, put(table, 0, zeMemAllocShared);
+                put(table, 1, zeMemAllocDevice); put(table, 2, zeMemAllocHost);
+                put(table, 3, zeMemFree))
 ANYGPU_L0_TABLE(zeGetEventPoolProcAddrTable, put(table, 0, zeEventPoolCreate);
                 put(table, 1, zeEventPoolDestroy))
 ANYGPU_L0_TABLE(zeGetEventProcAddrTable, put(table, 0, zeEventCreate);
