@@ -82,6 +82,7 @@ typedef struct ag_stream_s* ag_stream;
 typedef struct ag_event_s* ag_event;
 typedef struct ag_module_s* ag_module;
 typedef struct ag_function_s* ag_function;
+typedef struct ag_mem_pool_s* ag_mem_pool;
 
 /* ------------------------------------------------------------------------------------------------
  * Errors
@@ -263,6 +264,43 @@ AG_API ag_result agMemsetD16Async(void* dst_device, unsigned short value, size_t
                                   ag_stream stream);
 AG_API ag_result agMemsetD32Async(void* dst_device, unsigned int value, size_t count,
                                   ag_stream stream);
+
+/* Stream-ordered allocation (cuMemAllocAsync, cudaMallocAsync): memory that is the stream's to use
+ * from the allocation on, and that agMemFreeAsync gives back at that point of a stream's work. The
+ * pointer is returned at once; work queued before the allocation must not use it, nor work queued
+ * after the free. A pool keeps freed blocks and gives them to later allocations, on the same
+ * stream at once and on another stream once that stream has waited for the free (anygpu makes it
+ * wait). Each device has a default pool; agMemPoolCreate makes more. */
+typedef struct ag_mem_pool_props {
+  size_t struct_size; /* in: sizeof(ag_mem_pool_props) */
+  /* Bytes of freed blocks the pool keeps; beyond it, blocks whose free has completed go back to
+   * the device at the next agMemFreeAsync. UINT64_MAX (a new pool's and the default pool's) keeps
+   * them all until agMemPoolTrimTo, or until an allocation would otherwise fail. */
+  uint64_t release_threshold;
+} ag_mem_pool_props;
+/* From the stream's device's default pool. */
+AG_API ag_result agMemAllocAsync(void** pointer, size_t bytes, ag_stream stream);
+/* From `pool`, which must be of the stream's device. */
+AG_API ag_result agMemAllocFromPoolAsync(void** pointer, size_t bytes, ag_mem_pool pool,
+                                         ag_stream stream);
+/* Gives `pointer` (from agMemAllocAsync or agMemAllocFromPoolAsync, on any stream of its device)
+ * back to its pool once the stream's earlier work is done. agMemFree of such a pointer waits for
+ * the device first and gives it back at once; either free twice is AG_ERROR_INVALID_ADDRESS. */
+AG_API ag_result agMemFreeAsync(void* pointer, ag_stream stream);
+/* `props` may be NULL: the defaults. */
+AG_API ag_result agMemPoolCreate(ag_device device, const ag_mem_pool_props* props,
+                                 ag_mem_pool* pool);
+/* Refused (AG_ERROR_INVALID_VALUE) while allocations of the pool are not freed, and for a default
+ * pool; waits for the pending frees, then gives every block back to the device. */
+AG_API ag_result agMemPoolDestroy(ag_mem_pool pool);
+AG_API ag_result agDeviceGetDefaultMemPool(ag_device device, ag_mem_pool* pool);
+/* Gives blocks whose free has completed back to the device until the pool keeps at most
+ * `min_bytes_to_keep` (cuMemPoolTrimTo). */
+AG_API ag_result agMemPoolTrimTo(ag_mem_pool pool, size_t min_bytes_to_keep);
+AG_API ag_result agMemPoolSetReleaseThreshold(ag_mem_pool pool, uint64_t bytes);
+/* Bytes the pool holds: handed out (`used`) and kept for reuse (`reserved` counts both). Either
+ * pointer may be NULL. */
+AG_API ag_result agMemPoolGetUsage(ag_mem_pool pool, uint64_t* used, uint64_t* reserved);
 
 /* Pitched memory (cuMemAllocPitch, cudaMallocPitch): `height` rows of `width_bytes`, each row
  * starting *pitch bytes after the one before. *pitch is width_bytes rounded up to

@@ -24,6 +24,15 @@ ag_result get_stream(ag_stream handle, StreamRef* stream) {
   return AG_SUCCESS;
 }
 
+ag_result get_mem_pool(ag_mem_pool handle, MemPoolRef* pool) {
+  MemPoolRef found = handles().mem_pools.acquire(handle);
+  if (!found)
+    return fail(AG_ERROR_INVALID_HANDLE,
+                "memory pool handle %p is null, destroyed or not a memory pool", (void*)handle);
+  *pool = std::move(found);
+  return AG_SUCCESS;
+}
+
 ag_result get_event(ag_event handle, EventRef* event) {
   EventRef found = handles().events.acquire(handle);
   if (!found)

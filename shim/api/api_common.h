@@ -36,6 +36,7 @@ ag_result get_stream(ag_stream handle, StreamRef* stream);
 ag_result get_event(ag_event handle, EventRef* event);
 ag_result get_module(ag_module handle, ModuleRef* module);
 ag_result get_function(ag_function handle, FunctionRef* function);
+ag_result get_mem_pool(ag_mem_pool handle, MemPoolRef* pool);
 
 // `pointer` (named `what` in the detail) must be non-null.
 ag_result require_pointer(const void* pointer, const char* what);
@@ -52,6 +53,8 @@ ag_result require_device_range(const Device& device, const void* pointer, size_t
 // The device whose device memory (an allocation, managed or not, or a module variable) `pointer`
 // is in, or nullptr: host memory, pinned or not (api_memory.cpp).
 Device* device_memory_owner(const void* pointer);
+// agMemFree of a stream-ordered allocation, the device synchronised (api_memory_async.cpp).
+ag_result free_stream_ordered_now(Device& device, void* pointer);
 // agMemcpy's direction and device, from where dst and src are (api_memory.cpp).
 ag_result infer_copy(void* dst, const void* src, Device** device, CopyKind* kind);
 // `a` and `b` (named `what`) belong to the same device.

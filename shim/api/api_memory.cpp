@@ -28,9 +28,15 @@ ag_result release(ag_device device, void* pointer, AllocationKind kind) {
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;
   if (ag_result r = require_pointer(pointer, "pointer")) return r;
-  // agMemFree frees device and managed memory alike.
+  // agMemFree frees device, managed and stream-ordered memory alike.
   if (kind == AllocationKind::device && dev->allocations.is_base(pointer, AllocationKind::managed))
     kind = AllocationKind::managed;
+  if (kind == AllocationKind::device &&
+      dev->allocations.is_base(pointer, AllocationKind::stream_ordered)) {
+    if (ag_result r = refuse_wait_in_host_function(*dev)) return r;
+    if (ag_result r = dev->impl->synchronize()) return r;  // pending work may still use it
+    return free_stream_ordered_now(*dev, pointer);
+  }
   const char* what =
       kind == AllocationKind::pinned_host ? "agMemAllocHost" : "agMemAlloc or agMemAllocManaged";
   if (!dev->allocations.is_base(pointer, kind))

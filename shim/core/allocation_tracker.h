@@ -12,8 +12,9 @@ namespace anygpu {
 // module_variable: a module's global (agModuleGetGlobal), recorded while the module is loaded so
 // that copies reach it. Modules may share one (the CPU device loads an identical image once), so
 // each add of one is counted and each remove undoes one add. managed: agMemAllocManaged's, device
-// memory the host may touch as well.
-enum class AllocationKind { device, pinned_host, module_variable, managed };
+// memory the host may touch as well. stream_ordered: a pool's (agMemAllocAsync), freed in stream
+// order by agMemFreeAsync.
+enum class AllocationKind { device, pinned_host, module_variable, managed, stream_ordered };
 
 class AllocationTracker {
  public:

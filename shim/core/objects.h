@@ -12,6 +12,7 @@
 #include "shim/core/allocation_tracker.h"
 #include "shim/core/backend.h"
 #include "shim/core/handle_table.h"
+#include "shim/core/mem_pool.h"
 
 namespace anygpu {
 
@@ -23,6 +24,11 @@ struct Device {
   ag_device_properties properties{};
   AllocationTracker allocations;
   ag_device handle = nullptr;
+  // Stream-ordered allocation: every pool of the device (the default one made on first use),
+  // under pools_mutex. A pool's allocations are AllocationKind::stream_ordered in `allocations`.
+  std::mutex pools_mutex;
+  std::vector<MemPool*> pools;
+  ag_mem_pool default_pool = nullptr;
 };
 
 struct Stream {
@@ -79,6 +85,7 @@ struct HandleTables {
   HandleTable<Event, HandleKind::event> events;
   HandleTable<Module, HandleKind::module> modules;
   HandleTable<Function, HandleKind::function> functions;
+  HandleTable<MemPool, HandleKind::mem_pool> mem_pools;
 };
 
 HandleTables& handles();
@@ -88,5 +95,6 @@ using StreamRef = HandleRef<Stream>;
 using EventRef = HandleRef<Event>;
 using ModuleRef = HandleRef<Module>;
 using FunctionRef = HandleRef<Function>;
+using MemPoolRef = HandleRef<MemPool>;
 
 }  // namespace anygpu
