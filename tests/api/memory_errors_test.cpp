@@ -544,3 +544,80 @@ TEST_F(MemoryErrorTest, ManagedMemoryCallsRejectBadInput) {
 }
 
 }  // namespace
+
+namespace {
+
+// Stream-ordered allocation and pools: bad streams and pools, NULL outputs, zero sizes, pointers
+// that are not live stream-ordered allocations, a small props struct; refused calls hand out and
+// change nothing.
+TEST_F(MemoryErrorTest, StreamOrderedCallsRejectBadInput) {
+  ag_mem_pool pool = nullptr;
+  ASSERT_AG(agMemPoolCreate(device, nullptr, &pool));
+  expect_invalid_handles<ag_stream>("agMemAllocAsync", [&](ag_stream bad) {
+    return with_untouched_output<void*>([&](void** out) { return agMemAllocAsync(out, 64, bad); });
+  });
+  expect_invalid_handles<ag_stream>("agMemAllocFromPoolAsync", [&](ag_stream bad) {
+    return with_untouched_output<void*>(
+        [&](void** out) { return agMemAllocFromPoolAsync(out, 64, pool, bad); });
+  });
+  expect_invalid_handles<ag_device>("agMemPoolCreate", [&](ag_device bad) {
+    return with_untouched_output<ag_mem_pool>(
+        [&](ag_mem_pool* out) { return agMemPoolCreate(bad, nullptr, out); });
+  });
+  expect_invalid_handles<ag_device>("agDeviceGetDefaultMemPool", [&](ag_device bad) {
+    return with_untouched_output<ag_mem_pool>(
+        [&](ag_mem_pool* out) { return agDeviceGetDefaultMemPool(bad, out); });
+  });
+  void* memory = nullptr;
+  ag_mem_pool dead = nullptr;
+  ASSERT_AG(agMemPoolCreate(device, nullptr, &dead));
+  ASSERT_AG(agMemPoolDestroy(dead));
+  const ag_mem_pool bad_pools[] = {nullptr, made_up<ag_mem_pool>(0x1234), dead,
+                                   reinterpret_cast<ag_mem_pool>(stream)};
+  for (ag_mem_pool bad : bad_pools) {
+    SCOPED_TRACE(reinterpret_cast<uintptr_t>(bad));
+    Sentinel<void*> out;
+    EXPECT_FAILS(AG_ERROR_INVALID_HANDLE, agMemAllocFromPoolAsync(out.get(), 64, bad, stream));
+    EXPECT_TRUE(out.intact());
+    EXPECT_FAILS(AG_ERROR_INVALID_HANDLE, agMemPoolDestroy(bad));
+    EXPECT_FAILS(AG_ERROR_INVALID_HANDLE, agMemPoolTrimTo(bad, 0));
+    EXPECT_FAILS(AG_ERROR_INVALID_HANDLE, agMemPoolSetReleaseThreshold(bad, 0));
+    EXPECT_FAILS(AG_ERROR_INVALID_HANDLE, agMemPoolGetUsage(bad, nullptr, nullptr));
+  }
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agMemAllocAsync(nullptr, 64, stream));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agMemAllocFromPoolAsync(nullptr, 64, pool, stream));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agMemPoolCreate(device, nullptr, nullptr));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agDeviceGetDefaultMemPool(device, nullptr));
+  for (size_t bytes : {size_t{0}, SIZE_MAX}) {
+    Sentinel<void*> out;
+    EXPECT_FAILS(bytes ? AG_ERROR_OUT_OF_MEMORY : AG_ERROR_INVALID_VALUE,
+                 agMemAllocAsync(out.get(), bytes, stream));
+    EXPECT_TRUE(out.intact());
+  }
+  ag_mem_pool_props small{};
+  small.struct_size = sizeof small - 1;
+  Sentinel<ag_mem_pool> not_made;
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agMemPoolCreate(device, &small, not_made.get()));
+  EXPECT_TRUE(not_made.intact());
+
+  // agMemFreeAsync takes live stream-ordered allocations only.
+  void* plain = nullptr;
+  ASSERT_AG(agMemAlloc(device, kBytes, &plain));
+  ASSERT_AG(agMemAllocAsync(&memory, kBytes, stream));
+  int on_stack = 0;
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agMemFreeAsync(nullptr, stream));
+  for (void* bad : {plain, static_cast<void*>(&on_stack), static_cast<void*>(at(memory, 1))}) {
+    EXPECT_FAILS(AG_ERROR_INVALID_ADDRESS, agMemFreeAsync(bad, stream));
+  }
+  expect_invalid_handles<ag_stream>("agMemFreeAsync",
+                                    [&](ag_stream bad) { return agMemFreeAsync(memory, bad); });
+  // Still live and usable, then freed once.
+  EXPECT_AG(agMemsetD8Async(memory, 1, kBytes, stream));
+  EXPECT_AG(agMemFreeAsync(memory, stream));
+  EXPECT_FAILS(AG_ERROR_INVALID_ADDRESS, agMemFreeAsync(memory, stream));
+  EXPECT_AG(agStreamSynchronize(stream));
+  EXPECT_AG(agMemFree(device, plain));
+  EXPECT_AG(agMemPoolDestroy(pool));
+}
+
+}  // namespace

@@ -123,7 +123,7 @@ TEST_P(ManagedMemoryTest, WhatIsNotManagedIsRefused) {
   EXPECT_EQ(AG_ERROR_INVALID_ADDRESS, agMemPrefetchAsync(managed, 16, device, stream));
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryDevice, ManagedMemoryTest,
-                         ::testing::ValuesIn(all_device_ordinals()), device_test_name);
+INSTANTIATE_TEST_SUITE_P(EveryDevice, ManagedMemoryTest, ::testing::ValuesIn(all_device_ordinals()),
+                         device_test_name);
 
 }  // namespace
