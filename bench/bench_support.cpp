@@ -69,6 +69,17 @@ bool succeeded(benchmark::State& state, ag_result result, const char* what) {
   return false;
 }
 
+ag_stream runtime_stream(benchmark::State& state) {
+  const Runtime& r = runtime();
+  if (!r.error.empty()) {
+    state.SkipWithError(r.error.c_str());
+    return nullptr;
+  }
+  ag_stream stream = nullptr;
+  if (!succeeded(state, agStreamCreate(r.device, 0, &stream), "agStreamCreate")) return nullptr;
+  return stream;
+}
+
 ag_function find_kernel(benchmark::State& state, const char* name) {
   const Runtime& r = runtime();
   if (!r.error.empty()) {

@@ -29,6 +29,9 @@ int openmp_threads();
 
 // Skips the benchmark with "<what>: <name> <detail>" and returns false unless result is success.
 bool succeeded(benchmark::State& state, ag_result result, const char* what);
+// A stream on the runtime's device; nullptr, the benchmark skipped with the reason, when setup or
+// agStreamCreate failed.
+ag_stream runtime_stream(benchmark::State& state);
 
 // Skips the benchmark unless the runtime is up; then looks up `name` (nullptr after a skip).
 ag_function find_kernel(benchmark::State& state, const char* name);

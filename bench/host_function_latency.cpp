@@ -11,13 +11,8 @@ namespace {
 constexpr size_t kFunctions = 1000;
 
 void host_function(benchmark::State& state) {
-  const Runtime& r = runtime();
-  if (!r.error.empty()) {
-    state.SkipWithError(r.error.c_str());
-    return;
-  }
-  ag_stream stream = nullptr;
-  if (!succeeded(state, agStreamCreate(r.device, 0, &stream), "agStreamCreate")) return;
+  ag_stream stream = runtime_stream(state);
+  if (!stream) return;
   HostFunctionProbe probe(kFunctions);
   double gap_sum = 0;
   for (auto _ : state) {

@@ -8,17 +8,19 @@ using namespace anygpu;
 
 namespace {
 
-// The device's default pool, made on first use; its handle lives as long as the device.
-ag_result default_pool(Device& dev, ag_mem_pool* handle) {
+// The device's default pool, made on first use; its handle and object live as long as the device.
+ag_result default_pool(Device& dev, ag_mem_pool* handle, MemPool** object = nullptr) {
   std::lock_guard<std::mutex> lock(dev.pools_mutex);
   if (!dev.default_pool) {
     auto pool = std::make_unique<MemPool>(dev, UINT64_MAX, true);
     void* inserted = handles().mem_pools.insert(pool.get());
     if (!inserted) return fail(AG_ERROR_OUT_OF_MEMORY, "too many memory pools");
-    dev.pools.push_back(pool.release());
+    dev.pools.push_back(pool.get());
     dev.default_pool = static_cast<ag_mem_pool>(inserted);
+    dev.default_pool_object.store(pool.release(), std::memory_order_release);
   }
   *handle = dev.default_pool;
+  if (object) *object = dev.default_pool_object.load(std::memory_order_relaxed);
   return AG_SUCCESS;
 }
 
@@ -30,17 +32,9 @@ ag_result allocate_from(MemPool& pool, const Stream& stream, size_t bytes, void*
                 (unsigned long long)dev.properties.total_memory);
   void* allocated = nullptr;
   if (ag_result r = pool.allocate(bytes, stream, &allocated)) return r;
-  dev.allocations.add(allocated, bytes, AllocationKind::stream_ordered);
+  dev.allocations.add(allocated, bytes, AllocationKind::stream_ordered, &pool);
   *pointer = allocated;
   return AG_SUCCESS;
-}
-
-// The pool of the device that handed `pointer` out and has not had it back; nullptr for none.
-MemPool* pool_owning(Device& dev, const void* pointer) {
-  std::lock_guard<std::mutex> lock(dev.pools_mutex);
-  for (MemPool* pool : dev.pools)
-    if (pool->owns(pointer)) return pool;
-  return nullptr;
 }
 
 ag_result pool_properties(const ag_mem_pool_props* props, uint64_t* threshold) {
@@ -61,10 +55,13 @@ namespace anygpu {
 
 // agMemFree of a stream-ordered allocation: the device is idle, the block goes back at once.
 ag_result free_stream_ordered_now(Device& dev, void* pointer) {
-  MemPool* pool = pool_owning(dev, pointer);
-  if (!pool || !dev.allocations.remove(pointer, AllocationKind::stream_ordered))
+  size_t bytes = 0;
+  void* pool = nullptr;
+  if (!dev.allocations.change_kind(pointer, AllocationKind::stream_ordered,
+                                   AllocationKind::pool_kept, &bytes, &pool))
     return fail(AG_ERROR_INVALID_ADDRESS, "%p was freed by another thread meanwhile", pointer);
-  return pool->free_now(pointer);
+  static_cast<MemPool*>(pool)->free_now(pointer, bytes);
+  return AG_SUCCESS;
 }
 
 }  // namespace anygpu
@@ -77,10 +74,11 @@ ag_result agMemAllocAsync(void** pointer, size_t bytes, ag_stream stream) try {
   if (ag_result r = get_stream(stream, &s)) return r;
   if (ag_result r = require_pointer(pointer, "pointer")) return r;
   if (ag_result r = require_size(bytes)) return r;
-  ag_mem_pool handle = nullptr;
-  if (ag_result r = default_pool(*s->device, &handle)) return r;
-  MemPoolRef pool;
-  if (ag_result r = get_mem_pool(handle, &pool)) return r;
+  MemPool* pool = s->device->default_pool_object.load(std::memory_order_acquire);
+  if (!pool) {
+    ag_mem_pool handle = nullptr;
+    if (ag_result r = default_pool(*s->device, &handle, &pool)) return r;
+  }
   return allocate_from(*pool, *s, bytes, pointer);
 } catch (...) {
   return fail_from_exception();
@@ -108,24 +106,21 @@ ag_result agMemFreeAsync(void* pointer, ag_stream stream) try {
   if (ag_result r = get_stream(stream, &s)) return r;
   if (ag_result r = require_pointer(pointer, "pointer")) return r;
   Device& dev = *s->device;
-  if (!dev.allocations.is_base(pointer, AllocationKind::stream_ordered))
+  size_t bytes = 0;
+  void* pool = nullptr;  // the tracker knows whose it is
+  if (!dev.allocations.change_kind(pointer, AllocationKind::stream_ordered,
+                                   AllocationKind::pool_kept, &bytes, &pool))
     return fail(AG_ERROR_INVALID_ADDRESS,
                 "%p is not a live allocation of agMemAllocAsync or agMemAllocFromPoolAsync on "
                 "device %d (freed already, of another device, or from another call)",
                 pointer, dev.ordinal);
-  MemPool* pool = pool_owning(dev, pointer);
-  size_t bytes = 0;
-  if (!pool || !dev.allocations.remove(pointer, AllocationKind::stream_ordered, &bytes))
-    return fail(AG_ERROR_INVALID_ADDRESS, "%p was freed by another thread meanwhile", pointer);
-  const ag_result r = pool->free_async(pointer, *s);
-  if (r != AG_SUCCESS) dev.allocations.add(pointer, bytes, AllocationKind::stream_ordered);
-  return r;
+  static_cast<MemPool*>(pool)->free_async(pointer, bytes, *s);
+  return AG_SUCCESS;
 } catch (...) {
   return fail_from_exception();
 }
 
-ag_result agMemPoolCreate(ag_device device, const ag_mem_pool_props* props,
-                          ag_mem_pool* pool) try {
+ag_result agMemPoolCreate(ag_device device, const ag_mem_pool_props* props, ag_mem_pool* pool) try {
   AG_DEVICE_ENTRY();
   Device* dev;
   if (ag_result r = get_device(device, &dev)) return r;

@@ -93,6 +93,10 @@ ag_result agStreamDestroy(ag_stream stream) try {
     StreamRef none;
     return get_stream(stream, &none);  // records the detail
   }
+  {  // blocks freed on it must no longer name it (shim/core/mem_pool.h)
+    std::lock_guard<std::mutex> lock(s->device->pools_mutex);
+    for (MemPool* pool : s->device->pools) pool->forget_stream(s->native);
+  }
   // An adopted stream is its owner's: anygpu waits for it and lets go of its own wrapping only.
   ag_result r = s->adopted ? s->device->impl->stream_release(s->native)
                            : s->device->impl->stream_destroy(s->native);

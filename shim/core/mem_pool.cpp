@@ -10,13 +10,23 @@ constexpr size_t kGranule = 256;
 // A kept block serves a request of at least half its size; a larger block stays for a larger one.
 constexpr size_t kLargestWaste = 2;
 
+// A request's block: whole granules; 0 where that overflows.
+size_t block_bytes(size_t bytes) {
+  return bytes > SIZE_MAX - (kGranule - 1) ? 0 : (bytes + kGranule - 1) / kGranule * kGranule;
+}
+
 }  // namespace
 
 MemPool::~MemPool() {
   std::lock_guard<std::mutex> lock(mutex_);
-  for (auto& [bytes, block] : kept_) {
-    if (block.event) device_.impl->event_synchronize(block.event);
-    give_back(block);
+  for (auto& [bytes, blocks] : kept_) {
+    for (Kept& block : blocks) {
+      if (block.event)
+        device_.impl->event_synchronize(block.event);
+      else if (block.stream)
+        device_.impl->stream_synchronize(block.stream);
+      give_back(block);
+    }
   }
   kept_.clear();
   for (void* event : spare_events_) device_.impl->event_destroy(event);
@@ -31,90 +41,118 @@ ag_result MemPool::take_event(void** event) {
   return device_.impl->event_create(AG_EVENT_DISABLE_TIMING, event);
 }
 
+ag_result MemPool::record(Kept& block) {
+  if (block.event || !block.stream) return AG_SUCCESS;
+  void* event = nullptr;
+  if (ag_result r = take_event(&event)) return r;
+  if (ag_result r = device_.impl->event_record(event, block.stream)) {
+    spare_events_.push_back(event);
+    return r;
+  }
+  block.event = event;
+  return AG_SUCCESS;
+}
+
+bool MemPool::completed(Kept& block) {
+  if (!block.event && block.stream && device_.impl->stream_query(block.stream) == AG_SUCCESS) {
+    block.stream = nullptr;  // the stream is idle: the free is done
+    return true;
+  }
+  if (record(block) != AG_SUCCESS) return false;
+  if (!block.event) return true;
+  if (device_.impl->event_query(block.event) != AG_SUCCESS) return false;
+  spare_events_.push_back(block.event);
+  block.event = nullptr;
+  block.stream = nullptr;
+  return true;
+}
+
+void MemPool::forget_stream(void* stream) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& [bytes, blocks] : kept_) {
+    for (Kept& block : blocks) {
+      if (block.stream != stream) continue;
+      record(block);  // the event, not the stream, says from now on when the free is done
+      block.stream = nullptr;
+    }
+  }
+}
+
 void MemPool::give_back(const Kept& block) {
+  device_.allocations.remove(block.pointer, AllocationKind::pool_kept);
   device_.impl->mem_free(block.pointer);
   if (block.event) spare_events_.push_back(block.event);
   kept_bytes_ -= block.bytes;
 }
 
 ag_result MemPool::allocate(size_t bytes, const Stream& stream, void** pointer) {
-  const size_t rounded = bytes > SIZE_MAX - (kGranule - 1)
-                             ? 0
-                             : (bytes + kGranule - 1) / kGranule * kGranule;
+  const size_t rounded = block_bytes(bytes);
   if (rounded == 0) return AG_ERROR_OUT_OF_MEMORY;
   std::lock_guard<std::mutex> lock(mutex_);
-  // The smallest kept block that fits; freed on this stream it is ready in stream order, freed
-  // on another the stream first waits for that free.
-  auto fit = kept_.lower_bound(rounded);
-  if (fit != kept_.end() && fit->first / kLargestWaste <= rounded) {
-    Kept block = fit->second;
-    if (block.event && block.stream != stream.native) {
-      if (ag_result r = device_.impl->stream_wait_event(stream.native, block.event)) return r;
+  // The smallest kept size that fits, its block freed last; freed on this stream it is ready in
+  // stream order, freed on another the stream first waits for that free.
+  for (auto fit = kept_.lower_bound(rounded);
+       fit != kept_.end() && fit->first / kLargestWaste <= rounded; ++fit) {
+    if (fit->second.empty()) continue;
+    Kept& kept = fit->second.back();
+    if (kept.stream != stream.native) {  // not already before this allocation in stream order
+      if (ag_result r = record(kept)) return r;
+      if (kept.event) {
+        if (ag_result r = device_.impl->stream_wait_event(stream.native, kept.event)) return r;
+      }
     }
-    kept_.erase(fit);
+    const Kept block = kept;
+    fit->second.pop_back();
     kept_bytes_ -= block.bytes;
     if (block.event) spare_events_.push_back(block.event);
-    live_[block.pointer] = block.bytes;
+    ++live_count_;
     live_bytes_ += block.bytes;
     *pointer = block.pointer;
     return AG_SUCCESS;
   }
   void* allocated = nullptr;
   ag_result r = device_.impl->mem_alloc(rounded, &allocated);
-  if (r != AG_SUCCESS && !kept_.empty()) {  // what is kept may be what the device lacks
+  if (r != AG_SUCCESS && kept_bytes_ > 0) {  // what is kept may be what the device lacks
     release_completed(0);
     r = device_.impl->mem_alloc(rounded, &allocated);
   }
   if (r != AG_SUCCESS) return r;
-  live_[allocated] = rounded;
+  ++live_count_;
   live_bytes_ += rounded;
   *pointer = allocated;
   return AG_SUCCESS;
 }
 
-bool MemPool::owns(const void* pointer) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return live_.count(const_cast<void*>(pointer)) != 0;
+void MemPool::free_async(void* pointer, size_t bytes, const Stream& stream) {
+  keep(pointer, bytes, stream.native);
 }
 
-ag_result MemPool::free_async(void* pointer, const Stream& stream) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const auto found = live_.find(pointer);
-  if (found == live_.end()) return AG_ERROR_INVALID_ADDRESS;
-  void* event = nullptr;
-  if (ag_result r = take_event(&event)) return r;
-  if (ag_result r = device_.impl->event_record(event, stream.native)) {
-    spare_events_.push_back(event);
-    return r;
-  }
-  const size_t bytes = found->second;
-  live_.erase(found);
-  live_bytes_ -= bytes;
-  kept_.emplace(bytes, Kept{pointer, bytes, event, stream.native});
-  kept_bytes_ += bytes;
-  if (kept_bytes_ > threshold_) release_completed(threshold_);
-  return AG_SUCCESS;
+void MemPool::free_now(void* pointer, size_t bytes) {
+  keep(pointer, bytes, nullptr);
 }
 
-ag_result MemPool::free_now(void* pointer) {
+void MemPool::keep(void* pointer, size_t bytes, void* stream) {
+  const size_t block = block_bytes(bytes);
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto found = live_.find(pointer);
-  if (found == live_.end()) return AG_ERROR_INVALID_ADDRESS;
-  const size_t bytes = found->second;
-  live_.erase(found);
-  live_bytes_ -= bytes;
-  kept_.emplace(bytes, Kept{pointer, bytes, nullptr, nullptr});
-  kept_bytes_ += bytes;
+  --live_count_;
+  live_bytes_ -= block;
+  kept_[block].push_back(Kept{pointer, block, nullptr, stream});
+  kept_bytes_ += block;
   if (kept_bytes_ > threshold_) release_completed(threshold_);
-  return AG_SUCCESS;
 }
 
 void MemPool::release_completed(uint64_t keep) {
-  for (auto it = kept_.end(); it != kept_.begin() && kept_bytes_ > keep;) {
-    --it;
-    if (it->second.event && device_.impl->event_query(it->second.event) != AG_SUCCESS) continue;
-    give_back(it->second);
-    it = kept_.erase(it);
+  for (auto it = kept_.rbegin(); it != kept_.rend() && kept_bytes_ > keep; ++it) {
+    std::vector<Kept>& blocks = it->second;
+    for (size_t i = 0; i < blocks.size() && kept_bytes_ > keep;) {
+      if (!completed(blocks[i])) {
+        ++i;
+        continue;
+      }
+      give_back(blocks[i]);
+      blocks[i] = blocks.back();
+      blocks.pop_back();
+    }
   }
 }
 
@@ -131,7 +169,7 @@ void MemPool::set_release_threshold(uint64_t bytes) {
 
 size_t MemPool::live_count() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return live_.size();
+  return live_count_;
 }
 
 void MemPool::usage(uint64_t* used, uint64_t* reserved) const {

@@ -29,6 +29,8 @@ struct Device {
   std::mutex pools_mutex;
   std::vector<MemPool*> pools;
   ag_mem_pool default_pool = nullptr;
+  // The default pool's object once made, read without the lock (it is never destroyed).
+  std::atomic<MemPool*> default_pool_object{nullptr};
 };
 
 struct Stream {
