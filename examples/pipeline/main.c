@@ -83,8 +83,8 @@ static float expected(const struct pipeline* p, int i, int rounds) {
 }
 
 int main(int argc, char** argv) {
-  struct pipeline p = {NULL, argc > 1 ? atoi(argv[1]) : 16 << 20, argc > 2 ? atoi(argv[2]) : 16,
-                       0.5f, NULL, NULL};
+  struct pipeline p = {
+      NULL, argc > 1 ? atoi(argv[1]) : 16 << 20, argc > 2 ? atoi(argv[2]) : 16, 0.5f, NULL, NULL};
   if (p.n <= 0 || p.chunks <= 0 || p.chunks > p.n) {
     fprintf(stderr, "usage: pipeline [elements > 0] [chunks, 1 to elements]\n");
     return 2;

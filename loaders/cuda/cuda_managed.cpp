@@ -28,9 +28,10 @@ ag_result CudaDevice::managed_alloc(size_t bytes, void** pointer) {
 
 ag_result CudaDevice::prefetch(const void* pointer, size_t bytes, bool to_host, void* stream) {
   return in_context([&] {
-    return cuda_fail(cu_.cuMemPrefetchAsync(address(pointer), bytes, to_host ? CU_DEVICE_CPU : device_,
-                                            static_cast<CUstream>(stream)),
-                     "cuMemPrefetchAsync");
+    return cuda_fail(
+        cu_.cuMemPrefetchAsync(address(pointer), bytes, to_host ? CU_DEVICE_CPU : device_,
+                               static_cast<CUstream>(stream)),
+        "cuMemPrefetchAsync");
   });
 }
 

@@ -137,7 +137,7 @@ TEST_P(StreamOrderedTest, PoolsCountTrimAndOutliveTheirAllocations) {
   EXPECT_EQ(AG_ERROR_INVALID_HANDLE, agMemPoolTrimTo(pool, 0));
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryDevice, StreamOrderedTest,
-                         ::testing::ValuesIn(all_device_ordinals()), device_test_name);
+INSTANTIATE_TEST_SUITE_P(EveryDevice, StreamOrderedTest, ::testing::ValuesIn(all_device_ordinals()),
+                         device_test_name);
 
 }  // namespace
