@@ -129,6 +129,24 @@ class DirectApi final : public anygpu_bench::GpuApi {
                  "cuMemcpyDtoD_v2") &&
            cu_ok(state, cu_.cuStreamSynchronize(nullptr), "cuStreamSynchronize");
   }
+  // cuMemcpy2D is cuMemcpy3D of depth 1; the driver's 3-D form takes both.
+  bool copy_2d_dtod(benchmark::State& state, void* to, size_t to_pitch, const void* from,
+                    size_t from_pitch, size_t width, size_t height) const override {
+    cuda::CUDA_MEMCPY3D c{};
+    c.srcMemoryType = cuda::CU_MEMORYTYPE_DEVICE;
+    c.srcDevice = address(from);
+    c.srcPitch = from_pitch;
+    c.srcHeight = height;
+    c.dstMemoryType = cuda::CU_MEMORYTYPE_DEVICE;
+    c.dstDevice = address(to);
+    c.dstPitch = to_pitch;
+    c.dstHeight = height;
+    c.WidthInBytes = width;
+    c.Height = height;
+    c.Depth = 1;
+    return cu_ok(state, cu_.cuMemcpy3D_v2(&c), "cuMemcpy3D_v2") &&
+           cu_ok(state, cu_.cuStreamSynchronize(nullptr), "cuStreamSynchronize");
+  }
 
  private:
   const CudaRuntime& r_;

@@ -4,6 +4,9 @@
 //       hip_support.cpp), with a synchronize of the null stream after host-to-device and
 //       device-to-device copies, which CUDA and HIP may return from before they are done
 //       (anygpu's synchronous copies wait the same way).
+//   <prefix>_copy_2d/{anygpu,direct}  agMemcpy2D against cuMemcpy3D (depth 1), hipMemcpy2D,
+//       zeCommandListAppendMemoryCopyRegion: the buffers as rows of kPitch bytes, kWidth bytes of
+//       every row copied from one device buffer to the other.
 // bytes_per_second counts the bytes copied; device-to-device counts them twice (read and written),
 // as CUDA's bandwidthTest does, so that it compares with a kernel's memory traffic. After the timed
 // loop, sampled ranges of the destination are checked against the source pattern.
@@ -17,7 +20,11 @@
 namespace anygpu_bench {
 namespace {
 
-enum class Direction { htod, dtoh, dtod };
+enum class Direction { htod, dtoh, dtod, dtod_2d };
+
+// The 2-D copy's rows: three quarters of each 8 KiB row, so the copy strides over the rest.
+constexpr size_t kPitch = 8192;
+constexpr size_t kWidth = 6144;
 
 unsigned char pattern(size_t i) {
   return static_cast<unsigned char>(i * 131 + (i >> 12));
@@ -51,6 +58,9 @@ class Buffers {
         return api_.copy_dtoh(state_, host_, device_[0], bytes_);
       case Direction::dtod:
         return api_.copy_dtod(state_, device_[1], device_[0], bytes_);
+      case Direction::dtod_2d:
+        return api_.copy_2d_dtod(state_, device_[1], kPitch, device_[0], kPitch, kWidth,
+                                 bytes_ / kPitch);
     }
     return false;
   }
@@ -71,6 +81,19 @@ class Buffers {
 
 // The destination of the copies holds the pattern: its first, middle and last 64 KiB.
 bool check(benchmark::State& state, Buffers& buffers, Direction direction, size_t bytes) {
+  if (direction == Direction::dtod_2d) {  // the copied part of the first, middle and last row
+    const size_t rows = bytes / kPitch;
+    std::vector<unsigned char> got(kWidth);
+    for (size_t row : {size_t{0}, rows / 2, rows - 1}) {
+      if (!buffers.read_device(1, row * kPitch, kWidth, got.data())) return false;
+      for (size_t i = 0; i < kWidth; ++i)
+        if (got[i] != pattern(row * kPitch + i)) {
+          state.SkipWithError(("wrong byte in row " + std::to_string(row)).c_str());
+          return false;
+        }
+    }
+    return true;
+  }
   const size_t chunk = bytes < (size_t{64} << 10) ? bytes : size_t{64} << 10;
   std::vector<unsigned char> got(chunk);
   for (size_t offset : {size_t{0}, (bytes - chunk) / 2, bytes - chunk}) {
@@ -103,7 +126,9 @@ void gpu_copy(benchmark::State& state, const Vendor* vendor, Side side, Directio
   for (auto _ : state)
     if (!buffers.copy(direction)) return;
   if (!check(state, buffers, direction, bytes)) return;
-  const double traffic = direction == Direction::dtod ? 2.0 * bytes : 1.0 * bytes;
+  const double traffic = direction == Direction::dtod      ? 2.0 * bytes
+                         : direction == Direction::dtod_2d ? 2.0 * kWidth * (bytes / kPitch)
+                                                           : 1.0 * bytes;
   state.SetBytesProcessed(static_cast<int64_t>(traffic * state.iterations()));
 }
 
@@ -111,8 +136,10 @@ void gpu_copy(benchmark::State& state, const Vendor* vendor, Side side, Directio
 
 // <prefix>_copy_<direction>/<side>, in pairs.
 void register_copy_bandwidth(const Vendor& vendor) {
-  const std::pair<const char*, Direction> directions[] = {
-      {"htod", Direction::htod}, {"dtoh", Direction::dtoh}, {"dtod", Direction::dtod}};
+  const std::pair<const char*, Direction> directions[] = {{"htod", Direction::htod},
+                                                          {"dtoh", Direction::dtoh},
+                                                          {"dtod", Direction::dtod},
+                                                          {"2d", Direction::dtod_2d}};
   for (const auto& [name, direction] : directions)
     for (Side side : {Side::anygpu, Side::direct}) {
       const std::string full = std::string(vendor.prefix()) + "_copy_" + name +

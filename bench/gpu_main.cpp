@@ -35,7 +35,7 @@ int gpu_bench_main(int argc, char** argv, const char* prefix, const char* label,
   std::fflush(stdout);
   reporter.print_ratio("launch_latency", "anygpu/direct", std::string(prefix) + "_launch/anygpu",
                        std::string(prefix) + "_launch/direct", false);
-  for (const char* direction : {"htod", "dtoh", "dtod"}) {
+  for (const char* direction : {"htod", "dtoh", "dtod", "2d"}) {
     const std::string name = std::string("copy_") + direction + "_bandwidth";
     const std::string base = std::string(prefix) + "_copy_" + direction;
     reporter.print_ratio(name.c_str(), "anygpu/direct", base + "/anygpu", base + "/direct", true);

@@ -151,4 +151,9 @@ bool AnygpuApi::copy_dtod(benchmark::State& state, void* to, const void* from, s
   return ag_ok(state, agMemcpyDtoD(d_.device, to, from, bytes), "agMemcpyDtoD");
 }
 
+bool AnygpuApi::copy_2d_dtod(benchmark::State& state, void* to, size_t to_pitch, const void* from,
+                             size_t from_pitch, size_t width, size_t height) const {
+  return ag_ok(state, agMemcpy2D(to, to_pitch, from, from_pitch, width, height), "agMemcpy2D");
+}
+
 }  // namespace anygpu_bench

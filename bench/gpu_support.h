@@ -83,6 +83,9 @@ class GpuApi {
                          size_t bytes) const = 0;
   virtual bool copy_dtod(benchmark::State& state, void* to, const void* from,
                          size_t bytes) const = 0;
+  // A pitched device-to-device copy of `height` rows of `width` bytes, done when it returns.
+  virtual bool copy_2d_dtod(benchmark::State& state, void* to, size_t to_pitch, const void* from,
+                            size_t from_pitch, size_t width, size_t height) const = 0;
 };
 
 // GpuApi through anygpu, on `device`.
@@ -107,6 +110,8 @@ class AnygpuApi final : public GpuApi {
   bool copy_dtoh(benchmark::State& state, void* host, const void* device,
                  size_t bytes) const override;
   bool copy_dtod(benchmark::State& state, void* to, const void* from, size_t bytes) const override;
+  bool copy_2d_dtod(benchmark::State& state, void* to, size_t to_pitch, const void* from,
+                    size_t from_pitch, size_t width, size_t height) const override;
 
  private:
   const AnygpuDevice& d_;
@@ -126,7 +131,7 @@ class Vendor {
 };
 
 // <prefix>_launch/{anygpu,direct} (gpu_launch_latency.cpp) and
-// <prefix>_copy_{htod,dtoh,dtod}/{anygpu,direct} (gpu_copy_bandwidth.cpp).
+// <prefix>_copy_{htod,dtoh,dtod,2d}/{anygpu,direct} (gpu_copy_bandwidth.cpp).
 void register_launch_latency(const Vendor& vendor);
 void register_copy_bandwidth(const Vendor& vendor);
 // <prefix>_host_func/anygpu, and /direct where the vendor has a host-function call

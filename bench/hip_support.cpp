@@ -145,6 +145,14 @@ class DirectApi final : public anygpu_bench::GpuApi {
     return hip_ok(state, fn_.hipMemcpyDtoD(to, const_cast<void*>(from), bytes), "hipMemcpyDtoD") &&
            hip_ok(state, fn_.hipStreamSynchronize(nullptr), "hipStreamSynchronize");
   }
+  bool copy_2d_dtod(benchmark::State& state, void* to, size_t to_pitch, const void* from,
+                    size_t from_pitch, size_t width, size_t height) const override {
+    return hip_ok(state,
+                  fn_.hipMemcpy2D(to, to_pitch, from, from_pitch, width, height,
+                                  hip::hipMemcpyDeviceToDevice),
+                  "hipMemcpy2D") &&
+           hip_ok(state, fn_.hipStreamSynchronize(nullptr), "hipStreamSynchronize");
+  }
 
  private:
   const HipRuntime& r_;

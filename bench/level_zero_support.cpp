@@ -232,6 +232,20 @@ class DirectApi final : public anygpu_bench::GpuApi {
   bool copy_dtod(benchmark::State& state, void* to, const void* from, size_t bytes) const override {
     return copy(state, to, from, bytes);
   }
+  // One region copy (32-bit pitches and sizes, which the benchmark's boxes fit).
+  bool copy_2d_dtod(benchmark::State& state, void* to, size_t to_pitch, const void* from,
+                    size_t from_pitch, size_t width, size_t height) const override {
+    if (!copies_ && !stream_create(state, &copies_)) return false;
+    const ze::ze_copy_region_t region{
+        0, 0, 0, static_cast<uint32_t>(width), static_cast<uint32_t>(height), 1};
+    return ze_ok(state,
+                 fn_.zeCommandListAppendMemoryCopyRegion(
+                     static_cast<Stream*>(copies_)->list, to, &region,
+                     static_cast<uint32_t>(to_pitch), 0, from, &region,
+                     static_cast<uint32_t>(from_pitch), 0, nullptr, 0, nullptr),
+                 "zeCommandListAppendMemoryCopyRegion") &&
+           stream_synchronize(state, copies_);
+  }
 
  private:
   // Level Zero has one copy call for every direction: on a list of its own, waited for.
