@@ -143,6 +143,14 @@ class device {
   }
   // Waits until all work on all of the device's streams has finished.
   void synchronize() const { check(agDeviceSynchronize(handle_), "agDeviceSynchronize"); }
+  // The driver's objects behind the device (agDeviceGetNativeHandle); AG_ERROR_NOT_SUPPORTED on
+  // the CPU device.
+  ag_native_device native_handle() const {
+    ag_native_device n{};
+    n.struct_size = sizeof n;
+    check(agDeviceGetNativeHandle(handle_, &n), "agDeviceGetNativeHandle");
+    return n;
+  }
 
   friend bool operator==(const device& a, const device& b) noexcept {
     return a.handle_ == b.handle_;
@@ -172,6 +180,15 @@ class stream {
     made.device_ = dev.handle();
     check(agStreamCreateWithPriority(made.device_, 0, priority, &made.handle_),
           "agStreamCreateWithPriority");
+    return made;
+  }
+  // An owner of a stream over the application's `native` one (agStreamCreateFromNative): its
+  // destructor waits for it and leaves the native stream to the application.
+  static stream from_native(const anygpu::device& dev, void* native) {
+    stream made;
+    made.device_ = dev.handle();
+    check(agStreamCreateFromNative(made.device_, native, 0, &made.handle_),
+          "agStreamCreateFromNative");
     return made;
   }
   ~stream() { reset(); }
@@ -212,6 +229,13 @@ class stream {
   // later work waits for it to return (agLaunchHostFunc, whose rules it follows).
   void launch_host_func(ag_host_fn fn, void* user_data) const {
     check(agLaunchHostFunc(handle_, fn, user_data), "agLaunchHostFunc");
+  }
+  // The driver's stream (agStreamGetNativeHandle): a CUstream, hipStream_t or Level Zero command
+  // list, to hand to a vendor library; AG_ERROR_NOT_SUPPORTED on the CPU device.
+  void* native_handle() const {
+    void* native = nullptr;
+    check(agStreamGetNativeHandle(handle_, &native), "agStreamGetNativeHandle");
+    return native;
   }
 
   // Waits for the queued work, destroys the stream and leaves this owner empty. Never throws:
@@ -309,6 +333,10 @@ inline void check_range(std::size_t offset, std::size_t count, std::size_t size,
 
 using alloc_fn = ag_result (*)(ag_device, std::size_t, void**);
 using free_fn = ag_result (*)(ag_device, void*);
+
+inline ag_result alloc_managed_global(ag_device device, std::size_t bytes, void** pointer) {
+  return agMemAllocManaged(device, bytes, AG_MEM_ATTACH_GLOBAL, pointer);
+}
 
 // What device_memory and pinned_memory share: sole ownership of `count` elements of T that Alloc
 // allocated on a device and Free gives back, moved but never copied. `Owner` names the class in
@@ -470,6 +498,41 @@ class pinned_memory : public detail::owned_memory<T, agMemAllocHost, agMemFreeHo
   T& operator[](std::size_t i) const noexcept { return pointer_[i]; }
   T* begin() const noexcept { return pointer_; }
   T* end() const noexcept { return pointer_ + count_; }
+};
+
+// `count` elements of T in managed memory (agMemAllocManaged, AG_MEM_ATTACH_GLOBAL / agMemFree):
+// one pointer that the host reads and writes directly and the device's kernels and copies use.
+// Where the device's concurrent_managed_access is 0, synchronize before the host touches memory
+// that queued work uses. release() gives up ownership: free with agMemFree(device().handle(), p).
+template <typename T>
+class managed_memory : public detail::owned_memory<T, detail::alloc_managed_global, agMemFree> {
+  using base = detail::owned_memory<T, detail::alloc_managed_global, agMemFree>;
+  using base::count_;
+  using base::device_;
+  using base::pointer_;
+
+ public:
+  managed_memory() noexcept = default;
+  managed_memory(const anygpu::device& dev, std::size_t count)
+      : base(dev.handle(), count, "managed_memory", "agMemAllocManaged") {}
+
+  T* data() const noexcept { return pointer_; }
+  T& operator[](std::size_t i) const noexcept { return pointer_[i]; }
+  T* begin() const noexcept { return pointer_; }
+  T* end() const noexcept { return pointer_ + count_; }
+
+  // Hints (agMemPrefetchAsync, agMemAdvise) for all of it: towards the device or the host, in
+  // order on `s`; advice for the device or the host.
+  void prefetch(const stream& s, bool to_host = false) const {
+    if (this->empty()) return;
+    check(agMemPrefetchAsync(pointer_, this->bytes(), to_host ? nullptr : device_, s.get()),
+          "agMemPrefetchAsync");
+  }
+  void advise(ag_mem_advice advice, bool for_host = false) const {
+    if (this->empty()) return;
+    check(agMemAdvise(pointer_, this->bytes(), advice, for_host ? nullptr : device_),
+          "agMemAdvise");
+  }
 };
 
 // ------------------------------------------------------------------------------------------------

@@ -379,6 +379,45 @@ TEST(CppLaunchTest, StreamWithAPriority) {
   EXPECT_EQ(std::vector<int>(8, 0x01010101), counts.download());
 }
 
+// managed_memory: the host writes it, a kernel updates it in place, the host reads it; the hints
+// take it whole; moving it moves the ownership.
+TEST(CppLaunchTest, ManagedMemorySharedByHostAndKernel) {
+  const anygpu::device dev = cpu();
+  const anygpu::module m = test_kernels(dev);
+  const int n = 1000;
+  anygpu::managed_memory<float> x(dev, n), y(dev, n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i);
+    y[i] = 1.0f;
+  }
+  anygpu::stream s(dev);
+  x.prefetch(s);
+  y.advise(AG_MEM_ADVISE_SET_PREFERRED_LOCATION);
+  anygpu::launch(m.function("saxpy"), {(n + 255) / 256, 256, 0, s}, n, 2.0f, x.get(), y.get());
+  y.prefetch(s, /*to_host=*/true);
+  s.synchronize();
+  for (int i = 0; i < n; ++i) ASSERT_EQ(2.0f * i + 1.0f, y[i]) << "element " << i;
+  anygpu::managed_memory<float> moved = std::move(y);
+  EXPECT_EQ(static_cast<size_t>(n), moved.size());
+  EXPECT_TRUE(y.empty());
+  EXPECT_THROW(x.advise(static_cast<ag_mem_advice>(0)), anygpu::error);
+}
+
+// The CPU device has no native objects: the C++ calls throw AG_ERROR_NOT_SUPPORTED.
+TEST(CppLaunchTest, NativeHandlesAreRefusedOnTheCpu) {
+  const anygpu::device dev = cpu();
+  anygpu::stream s(dev);
+  try {
+    s.native_handle();
+    ADD_FAILURE() << "no exception";
+  } catch (const anygpu::error& e) {
+    EXPECT_EQ(AG_ERROR_NOT_SUPPORTED, e.code());
+  }
+  EXPECT_THROW(dev.native_handle(), anygpu::error);
+  int not_a_stream = 0;
+  EXPECT_THROW(anygpu::stream::from_native(dev, &not_a_stream), anygpu::error);
+}
+
 TEST(CppLaunchTest, DynamicSharedMemory) {
   const anygpu::device dev = cpu();
   const anygpu::module m = test_kernels(dev);
