@@ -269,8 +269,8 @@ AG_API ag_result agMemsetD32Async(void* dst_device, unsigned int value, size_t c
  * from the allocation on, and that agMemFreeAsync gives back at that point of a stream's work. The
  * pointer is returned at once; work queued before the allocation must not use it, nor work queued
  * after the free. A pool keeps freed blocks and gives them to later allocations, on the same
- * stream at once and on another stream once that stream has waited for the free (anygpu makes it
- * wait). Each device has a default pool; agMemPoolCreate makes more. */
+ * stream at once and on another stream once the free has completed (no stream is made to wait for
+ * another). Each device has a default pool; agMemPoolCreate makes more. */
 typedef struct ag_mem_pool_props {
   size_t struct_size; /* in: sizeof(ag_mem_pool_props) */
   /* Bytes of freed blocks the pool keeps; beyond it, blocks whose free has completed go back to

@@ -31,8 +31,18 @@ ag_result allocate_from(MemPool& pool, const Stream& stream, size_t bytes, void*
     return fail(AG_ERROR_OUT_OF_MEMORY, "%zu bytes exceed the device's %llu bytes of memory", bytes,
                 (unsigned long long)dev.properties.total_memory);
   void* allocated = nullptr;
-  if (ag_result r = pool.allocate(bytes, stream, &allocated)) return r;
-  dev.allocations.add(allocated, bytes, AllocationKind::stream_ordered, &pool);
+  size_t block = 0;
+  if (ag_result r = pool.allocate(bytes, stream, &allocated, &block)) {
+    if (r == AG_ERROR_INVALID_HANDLE)
+      return fail(r, "the memory pool is being destroyed (agMemPoolDestroy) on another thread");
+    return r;
+  }
+  try {
+    dev.allocations.add(allocated, bytes, AllocationKind::stream_ordered, {&pool, block});
+  } catch (...) {  // not recorded: the block goes back to the pool, unused
+    pool.free_now(allocated, block);
+    throw;
+  }
   *pointer = allocated;
   return AG_SUCCESS;
 }
@@ -55,12 +65,11 @@ namespace anygpu {
 
 // agMemFree of a stream-ordered allocation: the device is idle, the block goes back at once.
 ag_result free_stream_ordered_now(Device& dev, void* pointer) {
-  size_t bytes = 0;
-  void* pool = nullptr;
+  AllocationOwner owner;
   if (!dev.allocations.change_kind(pointer, AllocationKind::stream_ordered,
-                                   AllocationKind::pool_kept, &bytes, &pool))
+                                   AllocationKind::pool_kept, nullptr, &owner))
     return fail(AG_ERROR_INVALID_ADDRESS, "%p was freed by another thread meanwhile", pointer);
-  static_cast<MemPool*>(pool)->free_now(pointer, bytes);
+  static_cast<MemPool*>(owner.object)->free_now(pointer, owner.bytes);
   return AG_SUCCESS;
 }
 
@@ -106,15 +115,14 @@ ag_result agMemFreeAsync(void* pointer, ag_stream stream) try {
   if (ag_result r = get_stream(stream, &s)) return r;
   if (ag_result r = require_pointer(pointer, "pointer")) return r;
   Device& dev = *s->device;
-  size_t bytes = 0;
-  void* pool = nullptr;  // the tracker knows whose it is
+  AllocationOwner owner;  // the tracker knows whose it is
   if (!dev.allocations.change_kind(pointer, AllocationKind::stream_ordered,
-                                   AllocationKind::pool_kept, &bytes, &pool))
+                                   AllocationKind::pool_kept, nullptr, &owner))
     return fail(AG_ERROR_INVALID_ADDRESS,
                 "%p is not a live allocation of agMemAllocAsync or agMemAllocFromPoolAsync on "
                 "device %d (freed already, of another device, or from another call)",
                 pointer, dev.ordinal);
-  static_cast<MemPool*>(pool)->free_async(pointer, bytes, *s);
+  static_cast<MemPool*>(owner.object)->free_async(pointer, owner.bytes, *s);
   return AG_SUCCESS;
 } catch (...) {
   return fail_from_exception();
@@ -146,19 +154,21 @@ ag_result agMemPoolDestroy(ag_mem_pool pool) try {
     if (ag_result r = get_mem_pool(pool, &p)) return r;
     if (p->is_default())
       return fail(AG_ERROR_INVALID_VALUE, "a device's default pool is not destroyed");
-    if (size_t live = p->live_count())
-      return fail(AG_ERROR_INVALID_VALUE,
-                  "the pool has %zu allocations not freed; agMemFreeAsync them first", live);
     dev = &p->device();
     if (ag_result r = refuse_wait_in_host_function(*dev)) return r;
+    // Closed at once if no allocation is live: from then on the pool hands nothing out.
+    if (!p->close())
+      return fail(AG_ERROR_INVALID_VALUE,
+                  "the pool has allocations not freed; agMemFreeAsync them first");
   }
   MemPool* removed = handles().mem_pools.remove(pool);
   if (!removed) {
     MemPoolRef none;
     return get_mem_pool(pool, &none);  // records the detail
   }
-  {
+  {  // while it is listed, a stream's destroy still tells it; once let go, none is named
     std::lock_guard<std::mutex> lock(dev->pools_mutex);
+    removed->settle();
     for (auto it = dev->pools.begin(); it != dev->pools.end(); ++it)
       if (*it == removed) {
         dev->pools.erase(it);

@@ -11,10 +11,12 @@ ag_result require_managed_range(const void* pointer, size_t bytes, Device** owne
   if (ag_result r = require_pointer(pointer, "pointer")) return r;
   if (ag_result r = require_size(bytes)) return r;
   Device* dev = device_memory_owner(pointer);
-  if (!dev || !dev->allocations.contains(pointer, bytes, AllocationKind::managed))
-    return fail(AG_ERROR_INVALID_ADDRESS,
-                "[%p, +%zu bytes) is not inside one allocation of agMemAllocManaged", pointer,
-                bytes);
+  // Explicit returns: the analyzer cannot see that fail() returns its (non-zero) code.
+  if (!dev || !dev->allocations.contains(pointer, bytes, AllocationKind::managed)) {
+    fail(AG_ERROR_INVALID_ADDRESS,
+         "[%p, +%zu bytes) is not inside one allocation of agMemAllocManaged", pointer, bytes);
+    return AG_ERROR_INVALID_ADDRESS;
+  }
   *owner = dev;
   return AG_SUCCESS;
 }

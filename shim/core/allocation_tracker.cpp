@@ -4,7 +4,7 @@
 
 namespace anygpu {
 
-void AllocationTracker::add(void* base, size_t bytes, AllocationKind kind, void* owner) {
+void AllocationTracker::add(void* base, size_t bytes, AllocationKind kind, AllocationOwner owner) {
   std::lock_guard<std::mutex> lock(mutex_);
   Allocation& entry = allocations_[reinterpret_cast<uintptr_t>(base)];
   if (kind == AllocationKind::module_variable && entry.references > 0 && entry.kind == kind) {
@@ -14,18 +14,17 @@ void AllocationTracker::add(void* base, size_t bytes, AllocationKind kind, void*
   entry = Allocation{bytes, kind, 1, owner};
 }
 
-bool AllocationTracker::remove(void* base, AllocationKind kind, size_t* bytes, void** owner) {
+bool AllocationTracker::remove(void* base, AllocationKind kind, size_t* bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = allocations_.find(reinterpret_cast<uintptr_t>(base));
   if (it == allocations_.end() || it->second.kind != kind) return false;
   if (bytes) *bytes = it->second.bytes;
-  if (owner) *owner = it->second.owner;
   if (--it->second.references == 0) allocations_.erase(it);
   return true;
 }
 
 bool AllocationTracker::change_kind(void* base, AllocationKind from, AllocationKind to,
-                                    size_t* bytes, void** owner) {
+                                    size_t* bytes, AllocationOwner* owner) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = allocations_.find(reinterpret_cast<uintptr_t>(base));
   if (it == allocations_.end() || it->second.kind != from) return false;

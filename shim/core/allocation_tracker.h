@@ -25,17 +25,23 @@ enum class AllocationKind {
   pool_kept
 };
 
+// What handed an allocation out, for the kinds that have one: a stream-ordered allocation's pool
+// and the size of the block behind it (which may exceed the allocation's).
+struct AllocationOwner {
+  void* object = nullptr;
+  size_t bytes = 0;
+};
+
 class AllocationTracker {
  public:
-  // `owner`: what handed it out, for the kinds that have one (a stream-ordered allocation's pool).
-  void add(void* base, size_t bytes, AllocationKind kind, void* owner = nullptr);
-  // Forgets the allocation that starts at `base` (its size in `bytes`, its owner in `owner`);
-  // false when there is none of that kind.
-  bool remove(void* base, AllocationKind kind, size_t* bytes = nullptr, void** owner = nullptr);
+  void add(void* base, size_t bytes, AllocationKind kind, AllocationOwner owner = {});
+  // Forgets the allocation that starts at `base` (its size in `bytes`); false when there is none
+  // of that kind.
+  bool remove(void* base, AllocationKind kind, size_t* bytes = nullptr);
   // Turns the allocation at `base` of kind `from` into kind `to` (its size in `bytes`, its owner
   // in `owner`); false when there is none of kind `from`.
   bool change_kind(void* base, AllocationKind from, AllocationKind to, size_t* bytes = nullptr,
-                   void** owner = nullptr);
+                   AllocationOwner* owner = nullptr);
   // True when [pointer, pointer + bytes) lies inside one allocation of any kind.
   bool contains(const void* pointer, size_t bytes) const;
   bool is_base(const void* base, AllocationKind kind) const;
@@ -51,7 +57,7 @@ class AllocationTracker {
     size_t bytes = 0;
     AllocationKind kind = AllocationKind::device;
     unsigned references = 0;  // adds not yet removed (only module variables have more than 1)
-    void* owner = nullptr;
+    AllocationOwner owner;
   };
   mutable std::mutex
       mutex_;  // held for a map lookup or update only: a plain mutex costs less than a shared one

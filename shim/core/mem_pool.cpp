@@ -9,6 +9,8 @@ namespace {
 constexpr size_t kGranule = 256;
 // A kept block serves a request of at least half its size; a larger block stays for a larger one.
 constexpr size_t kLargestWaste = 2;
+// How many blocks of one size an allocation asks about, the last freed first.
+constexpr size_t kLookBack = 8;
 
 // A request's block: whole granules; 0 where that overflows.
 size_t block_bytes(size_t bytes) {
@@ -21,10 +23,7 @@ MemPool::~MemPool() {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto& [bytes, blocks] : kept_) {
     for (Kept& block : blocks) {
-      if (block.event)
-        device_.impl->event_synchronize(block.event);
-      else if (block.stream)
-        device_.impl->stream_synchronize(block.stream);
+      if (block.event) device_.impl->event_synchronize(block.event);
       give_back(block);
     }
   }
@@ -41,25 +40,22 @@ ag_result MemPool::take_event(void** event) {
   return device_.impl->event_create(AG_EVENT_DISABLE_TIMING, event);
 }
 
-ag_result MemPool::record(Kept& block) {
-  if (block.event || !block.stream) return AG_SUCCESS;
-  void* event = nullptr;
-  if (ag_result r = take_event(&event)) return r;
-  if (ag_result r = device_.impl->event_record(event, block.stream)) {
-    spare_events_.push_back(event);
-    return r;
+bool MemPool::completed(Kept& block, bool record) {
+  if (!block.event) {
+    if (!block.stream) return true;
+    if (device_.impl->stream_query(block.stream) == AG_SUCCESS) {
+      block.stream = nullptr;  // the stream is idle: the free is done
+      return true;
+    }
+    if (!record) return false;
+    void* event = nullptr;
+    if (take_event(&event) != AG_SUCCESS) return false;
+    if (device_.impl->event_record(event, block.stream) != AG_SUCCESS) {
+      spare_events_.push_back(event);
+      return false;
+    }
+    block.event = event;
   }
-  block.event = event;
-  return AG_SUCCESS;
-}
-
-bool MemPool::completed(Kept& block) {
-  if (!block.event && block.stream && device_.impl->stream_query(block.stream) == AG_SUCCESS) {
-    block.stream = nullptr;  // the stream is idle: the free is done
-    return true;
-  }
-  if (record(block) != AG_SUCCESS) return false;
-  if (!block.event) return true;
   if (device_.impl->event_query(block.event) != AG_SUCCESS) return false;
   spare_events_.push_back(block.event);
   block.event = nullptr;
@@ -67,15 +63,32 @@ bool MemPool::completed(Kept& block) {
   return true;
 }
 
+void MemPool::detach(Kept& block) {
+  if (!block.stream) return;
+  if (!block.event && !completed(block, true)) {
+    if (!block.event) device_.impl->stream_synchronize(block.stream);  // no event could be made
+  }
+  block.stream = nullptr;
+}
+
 void MemPool::forget_stream(void* stream) {
   std::lock_guard<std::mutex> lock(mutex_);
-  for (auto& [bytes, blocks] : kept_) {
-    for (Kept& block : blocks) {
-      if (block.stream != stream) continue;
-      record(block);  // the event, not the stream, says from now on when the free is done
-      block.stream = nullptr;
-    }
-  }
+  for (auto& [bytes, blocks] : kept_)
+    for (Kept& block : blocks)
+      if (block.stream == stream) detach(block);
+}
+
+void MemPool::settle() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& [bytes, blocks] : kept_)
+    for (Kept& block : blocks) detach(block);
+}
+
+bool MemPool::close() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (live_count_ > 0) return false;
+  closed_ = true;
+  return true;
 }
 
 void MemPool::give_back(const Kept& block) {
@@ -85,30 +98,30 @@ void MemPool::give_back(const Kept& block) {
   kept_bytes_ -= block.bytes;
 }
 
-ag_result MemPool::allocate(size_t bytes, const Stream& stream, void** pointer) {
+ag_result MemPool::allocate(size_t bytes, const Stream& stream, void** pointer, size_t* block) {
   const size_t rounded = block_bytes(bytes);
   if (rounded == 0) return AG_ERROR_OUT_OF_MEMORY;
   std::lock_guard<std::mutex> lock(mutex_);
-  // The smallest kept size that fits, its block freed last; freed on this stream it is ready in
-  // stream order, freed on another the stream first waits for that free.
+  if (closed_) return AG_ERROR_INVALID_HANDLE;
+  // The smallest kept size that fits: a block freed on this stream (ready in stream order) or one
+  // whose free has completed, the last freed first.
   for (auto fit = kept_.lower_bound(rounded);
        fit != kept_.end() && fit->first / kLargestWaste <= rounded; ++fit) {
-    if (fit->second.empty()) continue;
-    Kept& kept = fit->second.back();
-    if (kept.stream != stream.native) {  // not already before this allocation in stream order
-      if (ag_result r = record(kept)) return r;
-      if (kept.event) {
-        if (ag_result r = device_.impl->stream_wait_event(stream.native, kept.event)) return r;
-      }
+    std::vector<Kept>& blocks = fit->second;
+    for (size_t i = blocks.size(), asked = 0; i > 0 && asked < kLookBack; --i, ++asked) {
+      Kept& kept = blocks[i - 1];
+      if (kept.stream != stream.native && !completed(kept, false)) continue;
+      const Kept taken = kept;
+      kept = blocks.back();
+      blocks.pop_back();
+      kept_bytes_ -= taken.bytes;
+      if (taken.event) spare_events_.push_back(taken.event);  // no stream waits on it
+      ++live_count_;
+      live_bytes_ += taken.bytes;
+      *pointer = taken.pointer;
+      *block = taken.bytes;
+      return AG_SUCCESS;
     }
-    const Kept block = kept;
-    fit->second.pop_back();
-    kept_bytes_ -= block.bytes;
-    if (block.event) spare_events_.push_back(block.event);
-    ++live_count_;
-    live_bytes_ += block.bytes;
-    *pointer = block.pointer;
-    return AG_SUCCESS;
   }
   void* allocated = nullptr;
   ag_result r = device_.impl->mem_alloc(rounded, &allocated);
@@ -120,19 +133,19 @@ ag_result MemPool::allocate(size_t bytes, const Stream& stream, void** pointer) 
   ++live_count_;
   live_bytes_ += rounded;
   *pointer = allocated;
+  *block = rounded;
   return AG_SUCCESS;
 }
 
-void MemPool::free_async(void* pointer, size_t bytes, const Stream& stream) {
-  keep(pointer, bytes, stream.native);
+void MemPool::free_async(void* pointer, size_t block, const Stream& stream) {
+  keep(pointer, block, stream.native);
 }
 
-void MemPool::free_now(void* pointer, size_t bytes) {
-  keep(pointer, bytes, nullptr);
+void MemPool::free_now(void* pointer, size_t block) {
+  keep(pointer, block, nullptr);
 }
 
-void MemPool::keep(void* pointer, size_t bytes, void* stream) {
-  const size_t block = block_bytes(bytes);
+void MemPool::keep(void* pointer, size_t block, void* stream) {
   std::lock_guard<std::mutex> lock(mutex_);
   --live_count_;
   live_bytes_ -= block;
@@ -145,7 +158,7 @@ void MemPool::release_completed(uint64_t keep) {
   for (auto it = kept_.rbegin(); it != kept_.rend() && kept_bytes_ > keep; ++it) {
     std::vector<Kept>& blocks = it->second;
     for (size_t i = 0; i < blocks.size() && kept_bytes_ > keep;) {
-      if (!completed(blocks[i])) {
+      if (!completed(blocks[i], true)) {
         ++i;
         continue;
       }
@@ -165,11 +178,6 @@ ag_result MemPool::trim_to(size_t keep) {
 void MemPool::set_release_threshold(uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   threshold_ = bytes;
-}
-
-size_t MemPool::live_count() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return live_count_;
 }
 
 void MemPool::usage(uint64_t* used, uint64_t* reserved) const {

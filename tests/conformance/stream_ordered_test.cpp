@@ -54,8 +54,8 @@ TEST_P(StreamOrderedTest, MemoryIsTheStreamsBetweenAllocationAndFree) {
   EXPECT_EQ(AG_ERROR_INVALID_ADDRESS, agMemFree(device, p));
 }
 
-// The block freed on a stream serves the next allocation of its size on that stream; on another
-// stream too, whose work then waits for the free, so the values are the second user's.
+// The block freed on a stream serves the next allocation of its size on that stream at once, and
+// one on another stream once the free has completed; each user's values are its own.
 TEST_P(StreamOrderedTest, FreedBlocksAreHandedOutAgain) {
   constexpr size_t kCount = 4096;
   const size_t bytes = kCount * sizeof(uint32_t);
@@ -69,11 +69,12 @@ TEST_P(StreamOrderedTest, FreedBlocksAreHandedOutAgain) {
   EXPECT_EQ(first, second) << "the same stream gets the block back at once";
   fill_and_read(static_cast<uint32_t*>(second), 2u, kCount, stream, back2);
   ASSERT_AG(agMemFreeAsync(second, stream));
+  ASSERT_AG(agStreamSynchronize(stream));
 
   void* third = nullptr;
   std::vector<uint32_t> back3;
   ASSERT_AG(agMemAllocAsync(&third, bytes, other));
-  EXPECT_EQ(first, third) << "another stream gets it after waiting for the free";
+  EXPECT_EQ(first, third) << "another stream gets it once the free has completed";
   fill_and_read(static_cast<uint32_t*>(third), 3u, kCount, other, back3);
   ASSERT_AG(agMemFreeAsync(third, other));
   ASSERT_AG(agStreamSynchronize(other));
@@ -122,6 +123,20 @@ TEST_P(StreamOrderedTest, PoolsCountTrimAndOutliveTheirAllocations) {
   ASSERT_AG(agMemPoolTrimTo(pool, 0));
   ASSERT_AG(agMemPoolGetUsage(pool, &used, &reserved));
   EXPECT_EQ(0u, reserved) << "trimming gave completed blocks back";
+
+  // A larger kept block serves a smaller request, and the counts follow the block.
+  ASSERT_AG(agMemAllocFromPoolAsync(&a, 1024, pool, stream));
+  ASSERT_AG(agMemFreeAsync(a, stream));
+  ASSERT_AG(agMemAllocFromPoolAsync(&b, 600, pool, stream));
+  EXPECT_EQ(a, b);
+  ASSERT_AG(agMemPoolGetUsage(pool, &used, &reserved));
+  EXPECT_EQ(1024u, used);
+  ASSERT_AG(agMemFreeAsync(b, stream));
+  ASSERT_AG(agStreamSynchronize(stream));
+  ASSERT_AG(agMemPoolGetUsage(pool, &used, &reserved));
+  EXPECT_EQ(0u, used);
+  EXPECT_EQ(1024u, reserved);
+  ASSERT_AG(agMemPoolTrimTo(pool, 0));
 
   // Threshold 0: a block whose free completed goes back at the next free.
   ASSERT_AG(agMemPoolSetReleaseThreshold(pool, 0));
