@@ -134,6 +134,29 @@ enum : unsigned {
   CU_MEM_ATTACH_GLOBAL = 0x1,
   CU_MEM_ATTACH_HOST = 0x2,
 };
+// Memory pools (CUDA 11.2): a pool of pinned memory on one device, and the attributes anygpu uses.
+typedef struct CUmemPoolHandle_st* CUmemoryPool;
+typedef int CUmemPool_attribute;
+enum : CUmemPool_attribute {
+  CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,     // cuuint64_t
+  CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT = 5,  // cuuint64_t
+  CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7,      // cuuint64_t
+};
+enum : int { CU_MEM_ALLOCATION_TYPE_PINNED = 1, CU_MEM_LOCATION_TYPE_DEVICE = 1 };
+// CUmemPoolProps as CUDA 12 lays it out (11.2's had `reserved[64]` after the security attributes:
+// the same 88 bytes, zero where anygpu sets nothing).
+struct CUmemPoolProps {
+  int allocType;
+  int handleTypes;
+  struct {
+    int type;
+    int id;
+  } location;
+  void* win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+};
 constexpr CUdevice CU_DEVICE_CPU = -1;  // the host, to prefetch and advice
 // CUmem_advise: 1 SET_READ_MOSTLY to 6 UNSET_ACCESSED_BY (ag_mem_advice has the same values).
 enum : int { CU_MEM_ADVISE_SET_READ_MOSTLY = 1, CU_MEM_ADVISE_UNSET_ACCESSED_BY = 6 };
@@ -158,105 +181,129 @@ constexpr int kRequestedApiVersion = 12000;
 // in one of them. `symbol` is the exported, versioned name (cuda.h's #define cuMemAlloc
 // cuMemAlloc_v2 names the one a program compiled against it calls).
 // Every function the CUDA backend calls.
-#define ANYGPU_CUDA_REQUIRED_FUNCTIONS(X)                                                         \
-  X(cuInit, cuInit, CUresult, (unsigned flags))                                                   \
-  X(cuDriverGetVersion, cuDriverGetVersion, CUresult, (int* version))                             \
-  X(cuDeviceGetCount, cuDeviceGetCount, CUresult, (int* count))                                   \
-  X(cuDeviceGet, cuDeviceGet, CUresult, (CUdevice * device, int ordinal))                         \
-  X(cuDeviceGetName, cuDeviceGetName, CUresult, (char* name, int length, CUdevice device))        \
-  X(cuDeviceTotalMem_v2, cuDeviceTotalMem, CUresult, (size_t* bytes, CUdevice device))            \
-  X(cuDeviceGetAttribute, cuDeviceGetAttribute, CUresult,                                         \
-    (int* value, CUdevice_attribute attribute, CUdevice device))                                  \
-  X(cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain, CUresult,                                 \
-    (CUcontext * context, CUdevice device))                                                       \
-  X(cuDevicePrimaryCtxRelease_v2, cuDevicePrimaryCtxRelease, CUresult, (CUdevice device))         \
-  X(cuCtxGetCurrent, cuCtxGetCurrent, CUresult, (CUcontext * context))                            \
-  X(cuCtxSetCurrent, cuCtxSetCurrent, CUresult, (CUcontext context))                              \
-  X(cuCtxPushCurrent_v2, cuCtxPushCurrent, CUresult, (CUcontext context))                         \
-  X(cuCtxPopCurrent_v2, cuCtxPopCurrent, CUresult, (CUcontext * context))                         \
-  X(cuCtxSynchronize, cuCtxSynchronize, CUresult, ())                                             \
-  X(cuMemAlloc_v2, cuMemAlloc, CUresult, (CUdeviceptr * pointer, size_t bytes))                   \
-  X(cuMemFree_v2, cuMemFree, CUresult, (CUdeviceptr pointer))                                     \
-  X(cuMemAllocHost_v2, cuMemAllocHost, CUresult, (void** pointer, size_t bytes))                  \
-  X(cuMemFreeHost, cuMemFreeHost, CUresult, (void* pointer))                                      \
-  X(cuMemGetInfo_v2, cuMemGetInfo, CUresult, (size_t* free_bytes, size_t* total_bytes))           \
-  X(cuMemAllocManaged, cuMemAllocManaged, CUresult,                                               \
-    (CUdeviceptr * pointer, size_t bytes, unsigned flags))                                        \
-  /* The CUDA 8 forms (CUDA 12.2 added _v2 with a CUmemLocation; libcuda keeps both) */           \
-  X(cuMemPrefetchAsync, cuMemPrefetchAsync, CUresult,                                             \
-    (CUdeviceptr pointer, size_t bytes, CUdevice device, CUstream stream))                        \
-  X(cuMemAdvise, cuMemAdvise, CUresult,                                                           \
-    (CUdeviceptr pointer, size_t bytes, int advice, CUdevice device))                             \
-  X(cuMemcpyHtoD_v2, cuMemcpyHtoD, CUresult, (CUdeviceptr dst, const void* src, size_t bytes))    \
-  X(cuMemcpyDtoH_v2, cuMemcpyDtoH, CUresult, (void* dst, CUdeviceptr src, size_t bytes))          \
-  X(cuMemcpyDtoD_v2, cuMemcpyDtoD, CUresult, (CUdeviceptr dst, CUdeviceptr src, size_t bytes))    \
-  X(cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync, CUresult,                                            \
-    (CUdeviceptr dst, const void* src, size_t bytes, CUstream stream))                            \
-  X(cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync, CUresult,                                            \
-    (void* dst, CUdeviceptr src, size_t bytes, CUstream stream))                                  \
-  X(cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync, CUresult,                                            \
-    (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))                            \
-  X(cuMemcpy3D_v2, cuMemcpy3D, CUresult, (const CUDA_MEMCPY3D* copy))                             \
-  X(cuMemcpy3DAsync_v2, cuMemcpy3DAsync, CUresult, (const CUDA_MEMCPY3D* copy, CUstream stream))  \
-  X(cuMemsetD8_v2, cuMemsetD8, CUresult, (CUdeviceptr dst, unsigned char value, size_t count))    \
-  X(cuMemsetD8Async, cuMemsetD8Async, CUresult,                                                   \
-    (CUdeviceptr dst, unsigned char value, size_t count, CUstream stream))                        \
-  X(cuMemsetD16_v2, cuMemsetD16, CUresult, (CUdeviceptr dst, unsigned short value, size_t count)) \
-  X(cuMemsetD16Async, cuMemsetD16Async, CUresult,                                                 \
-    (CUdeviceptr dst, unsigned short value, size_t count, CUstream stream))                       \
-  X(cuMemsetD32_v2, cuMemsetD32, CUresult, (CUdeviceptr dst, unsigned value, size_t count))       \
-  X(cuMemsetD32Async, cuMemsetD32Async, CUresult,                                                 \
-    (CUdeviceptr dst, unsigned value, size_t count, CUstream stream))                             \
-  X(cuStreamCreate, cuStreamCreate, CUresult, (CUstream * stream, unsigned flags))                \
-  X(cuStreamCreateWithPriority, cuStreamCreateWithPriority, CUresult,                             \
-    (CUstream * stream, unsigned flags, int priority))                                            \
-  X(cuCtxGetStreamPriorityRange, cuCtxGetStreamPriorityRange, CUresult,                           \
-    (int* least, int* greatest))                                                                  \
-  X(cuStreamDestroy_v2, cuStreamDestroy, CUresult, (CUstream stream))                             \
-  X(cuStreamSynchronize, cuStreamSynchronize, CUresult, (CUstream stream))                        \
-  X(cuStreamQuery, cuStreamQuery, CUresult, (CUstream stream))                                    \
-  X(cuStreamGetCtx, cuStreamGetCtx, CUresult, (CUstream stream, CUcontext * context))             \
-  X(cuStreamGetPriority, cuStreamGetPriority, CUresult, (CUstream stream, int* priority))         \
-  X(cuStreamWaitEvent, cuStreamWaitEvent, CUresult,                                               \
-    (CUstream stream, CUevent event, unsigned flags))                                             \
-  X(cuLaunchHostFunc, cuLaunchHostFunc, CUresult,                                                 \
-    (CUstream stream, void (*fn)(void* data), void* data))                                        \
-  X(cuEventCreate, cuEventCreate, CUresult, (CUevent * event, unsigned flags))                    \
-  X(cuEventDestroy_v2, cuEventDestroy, CUresult, (CUevent event))                                 \
-  X(cuEventRecord, cuEventRecord, CUresult, (CUevent event, CUstream stream))                     \
-  X(cuEventSynchronize, cuEventSynchronize, CUresult, (CUevent event))                            \
-  X(cuEventQuery, cuEventQuery, CUresult, (CUevent event))                                        \
-  X(cuEventElapsedTime, cuEventElapsedTime, CUresult,                                             \
-    (float* milliseconds, CUevent start, CUevent end))                                            \
-  X(cuModuleLoadDataEx, cuModuleLoadDataEx, CUresult,                                             \
-    (CUmodule * module, const void* image, unsigned count, CUjit_option* options, void** values)) \
-  X(cuModuleUnload, cuModuleUnload, CUresult, (CUmodule module))                                  \
-  X(cuModuleGetFunction, cuModuleGetFunction, CUresult,                                           \
-    (CUfunction * function, CUmodule module, const char* name))                                   \
-  X(cuModuleGetGlobal_v2, cuModuleGetGlobal, CUresult,                                            \
-    (CUdeviceptr * pointer, size_t* bytes, CUmodule module, const char* name))                    \
-  X(cuLaunchKernel, cuLaunchKernel, CUresult,                                                     \
-    (CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,    \
-     unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream, void** params,   \
-     void** extra))                                                                               \
-  X(cuFuncGetAttribute, cuFuncGetAttribute, CUresult,                                             \
-    (int* value, CUfunction_attribute attribute, CUfunction function))                            \
-  X(cuFuncSetAttribute, cuFuncSetAttribute, CUresult,                                             \
-    (CUfunction function, CUfunction_attribute attribute, int value))                             \
-  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor,     \
-    CUresult, (int* blocks, CUfunction function, int block_size, size_t dynamic_shared))          \
-  X(cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize, CUresult,                 \
-    (int* min_grid_size, int* block_size, CUfunction function,                                    \
+#define ANYGPU_CUDA_REQUIRED_FUNCTIONS(X)                                                          \
+  X(cuInit, cuInit, CUresult, (unsigned flags))                                                    \
+  X(cuDriverGetVersion, cuDriverGetVersion, CUresult, (int* version))                              \
+  X(cuDeviceGetCount, cuDeviceGetCount, CUresult, (int* count))                                    \
+  X(cuDeviceGet, cuDeviceGet, CUresult, (CUdevice * device, int ordinal))                          \
+  X(cuDeviceGetName, cuDeviceGetName, CUresult, (char* name, int length, CUdevice device))         \
+  X(cuDeviceTotalMem_v2, cuDeviceTotalMem, CUresult, (size_t* bytes, CUdevice device))             \
+  X(cuDeviceGetAttribute, cuDeviceGetAttribute, CUresult,                                          \
+    (int* value, CUdevice_attribute attribute, CUdevice device))                                   \
+  X(cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain, CUresult,                                  \
+    (CUcontext * context, CUdevice device))                                                        \
+  X(cuDevicePrimaryCtxRelease_v2, cuDevicePrimaryCtxRelease, CUresult, (CUdevice device))          \
+  X(cuCtxGetCurrent, cuCtxGetCurrent, CUresult, (CUcontext * context))                             \
+  X(cuCtxSetCurrent, cuCtxSetCurrent, CUresult, (CUcontext context))                               \
+  X(cuCtxPushCurrent_v2, cuCtxPushCurrent, CUresult, (CUcontext context))                          \
+  X(cuCtxPopCurrent_v2, cuCtxPopCurrent, CUresult, (CUcontext * context))                          \
+  X(cuCtxSynchronize, cuCtxSynchronize, CUresult, ())                                              \
+  X(cuMemAlloc_v2, cuMemAlloc, CUresult, (CUdeviceptr * pointer, size_t bytes))                    \
+  X(cuMemFree_v2, cuMemFree, CUresult, (CUdeviceptr pointer))                                      \
+  X(cuMemAllocHost_v2, cuMemAllocHost, CUresult, (void** pointer, size_t bytes))                   \
+  X(cuMemFreeHost, cuMemFreeHost, CUresult, (void* pointer))                                       \
+  X(cuMemGetInfo_v2, cuMemGetInfo, CUresult, (size_t* free_bytes, size_t* total_bytes))            \
+  X(cuMemAllocManaged, cuMemAllocManaged, CUresult,                                                \
+    (CUdeviceptr * pointer, size_t bytes, unsigned flags))                                         \
+  /* The CUDA 8 forms (CUDA 12.2 added _v2 with a CUmemLocation; libcuda keeps both) */            \
+  X(cuMemPrefetchAsync, cuMemPrefetchAsync, CUresult,                                              \
+    (CUdeviceptr pointer, size_t bytes, CUdevice device, CUstream stream))                         \
+  X(cuMemAdvise, cuMemAdvise, CUresult,                                                            \
+    (CUdeviceptr pointer, size_t bytes, int advice, CUdevice device))                              \
+  X(cuMemcpyHtoD_v2, cuMemcpyHtoD, CUresult, (CUdeviceptr dst, const void* src, size_t bytes))     \
+  X(cuMemcpyDtoH_v2, cuMemcpyDtoH, CUresult, (void* dst, CUdeviceptr src, size_t bytes))           \
+  X(cuMemcpyDtoD_v2, cuMemcpyDtoD, CUresult, (CUdeviceptr dst, CUdeviceptr src, size_t bytes))     \
+  X(cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync, CUresult,                                             \
+    (CUdeviceptr dst, const void* src, size_t bytes, CUstream stream))                             \
+  X(cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync, CUresult,                                             \
+    (void* dst, CUdeviceptr src, size_t bytes, CUstream stream))                                   \
+  X(cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync, CUresult,                                             \
+    (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))                             \
+  X(cuDeviceCanAccessPeer, cuDeviceCanAccessPeer, CUresult,                                        \
+    (int* can_access, CUdevice device, CUdevice peer))                                             \
+  X(cuCtxEnablePeerAccess, cuCtxEnablePeerAccess, CUresult, (CUcontext peer, unsigned flags))      \
+  X(cuCtxDisablePeerAccess, cuCtxDisablePeerAccess, CUresult, (CUcontext peer))                    \
+  X(cuMemcpyPeer, cuMemcpyPeer, CUresult,                                                          \
+    (CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src, CUcontext src_context,               \
+     size_t bytes))                                                                                \
+  X(cuMemcpyPeerAsync, cuMemcpyPeerAsync, CUresult,                                                \
+    (CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src, CUcontext src_context, size_t bytes, \
+     CUstream stream))                                                                             \
+  X(cuMemcpy3D_v2, cuMemcpy3D, CUresult, (const CUDA_MEMCPY3D* copy))                              \
+  X(cuMemcpy3DAsync_v2, cuMemcpy3DAsync, CUresult, (const CUDA_MEMCPY3D* copy, CUstream stream))   \
+  X(cuMemsetD8_v2, cuMemsetD8, CUresult, (CUdeviceptr dst, unsigned char value, size_t count))     \
+  X(cuMemsetD8Async, cuMemsetD8Async, CUresult,                                                    \
+    (CUdeviceptr dst, unsigned char value, size_t count, CUstream stream))                         \
+  X(cuMemsetD16_v2, cuMemsetD16, CUresult, (CUdeviceptr dst, unsigned short value, size_t count))  \
+  X(cuMemsetD16Async, cuMemsetD16Async, CUresult,                                                  \
+    (CUdeviceptr dst, unsigned short value, size_t count, CUstream stream))                        \
+  X(cuMemsetD32_v2, cuMemsetD32, CUresult, (CUdeviceptr dst, unsigned value, size_t count))        \
+  X(cuMemsetD32Async, cuMemsetD32Async, CUresult,                                                  \
+    (CUdeviceptr dst, unsigned value, size_t count, CUstream stream))                              \
+  X(cuStreamCreate, cuStreamCreate, CUresult, (CUstream * stream, unsigned flags))                 \
+  X(cuStreamCreateWithPriority, cuStreamCreateWithPriority, CUresult,                              \
+    (CUstream * stream, unsigned flags, int priority))                                             \
+  X(cuCtxGetStreamPriorityRange, cuCtxGetStreamPriorityRange, CUresult,                            \
+    (int* least, int* greatest))                                                                   \
+  X(cuStreamDestroy_v2, cuStreamDestroy, CUresult, (CUstream stream))                              \
+  X(cuStreamSynchronize, cuStreamSynchronize, CUresult, (CUstream stream))                         \
+  X(cuStreamQuery, cuStreamQuery, CUresult, (CUstream stream))                                     \
+  X(cuStreamGetCtx, cuStreamGetCtx, CUresult, (CUstream stream, CUcontext * context))              \
+  X(cuStreamGetPriority, cuStreamGetPriority, CUresult, (CUstream stream, int* priority))          \
+  X(cuStreamWaitEvent, cuStreamWaitEvent, CUresult,                                                \
+    (CUstream stream, CUevent event, unsigned flags))                                              \
+  X(cuLaunchHostFunc, cuLaunchHostFunc, CUresult,                                                  \
+    (CUstream stream, void (*fn)(void* data), void* data))                                         \
+  X(cuEventCreate, cuEventCreate, CUresult, (CUevent * event, unsigned flags))                     \
+  X(cuEventDestroy_v2, cuEventDestroy, CUresult, (CUevent event))                                  \
+  X(cuEventRecord, cuEventRecord, CUresult, (CUevent event, CUstream stream))                      \
+  X(cuEventSynchronize, cuEventSynchronize, CUresult, (CUevent event))                             \
+  X(cuEventQuery, cuEventQuery, CUresult, (CUevent event))                                         \
+  X(cuEventElapsedTime, cuEventElapsedTime, CUresult,                                              \
+    (float* milliseconds, CUevent start, CUevent end))                                             \
+  X(cuModuleLoadDataEx, cuModuleLoadDataEx, CUresult,                                              \
+    (CUmodule * module, const void* image, unsigned count, CUjit_option* options, void** values))  \
+  X(cuModuleUnload, cuModuleUnload, CUresult, (CUmodule module))                                   \
+  X(cuModuleGetFunction, cuModuleGetFunction, CUresult,                                            \
+    (CUfunction * function, CUmodule module, const char* name))                                    \
+  X(cuModuleGetGlobal_v2, cuModuleGetGlobal, CUresult,                                             \
+    (CUdeviceptr * pointer, size_t* bytes, CUmodule module, const char* name))                     \
+  X(cuLaunchKernel, cuLaunchKernel, CUresult,                                                      \
+    (CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,     \
+     unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream, void** params,    \
+     void** extra))                                                                                \
+  X(cuFuncGetAttribute, cuFuncGetAttribute, CUresult,                                              \
+    (int* value, CUfunction_attribute attribute, CUfunction function))                             \
+  X(cuFuncSetAttribute, cuFuncSetAttribute, CUresult,                                              \
+    (CUfunction function, CUfunction_attribute attribute, int value))                              \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor,      \
+    CUresult, (int* blocks, CUfunction function, int block_size, size_t dynamic_shared))           \
+  X(cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize, CUresult,                  \
+    (int* min_grid_size, int* block_size, CUfunction function,                                     \
      CUoccupancyB2DSize shared_for_block_size, size_t dynamic_shared, int block_size_limit))
 
-// Used where present: names and texts of results (anygpu keeps its own table as well), and the
-// parameter layout of a cubin's kernel (CUDA 12.4).
-#define ANYGPU_CUDA_OPTIONAL_FUNCTIONS(X)                                               \
-  X(cuGetErrorName, cuGetErrorName, CUresult, (CUresult result, const char** name))     \
-  X(cuGetErrorString, cuGetErrorString, CUresult, (CUresult result, const char** text)) \
-  X(cuFuncGetParamInfo, cuFuncGetParamInfo, CUresult,                                   \
-    (CUfunction function, size_t index, size_t* offset, size_t* size))                  \
-  X(cuDeviceGetUuid, cuDeviceGetUuid, CUresult, (CUuuid * uuid, CUdevice device))
+// Used where present: names and texts of results (anygpu keeps its own table as well), the
+// parameter layout of a cubin's kernel (CUDA 12.4), and stream-ordered allocation (CUDA 11.2).
+#define ANYGPU_CUDA_OPTIONAL_FUNCTIONS(X)                                                    \
+  X(cuGetErrorName, cuGetErrorName, CUresult, (CUresult result, const char** name))          \
+  X(cuGetErrorString, cuGetErrorString, CUresult, (CUresult result, const char** text))      \
+  X(cuFuncGetParamInfo, cuFuncGetParamInfo, CUresult,                                        \
+    (CUfunction function, size_t index, size_t* offset, size_t* size))                       \
+  X(cuDeviceGetUuid, cuDeviceGetUuid, CUresult, (CUuuid * uuid, CUdevice device))            \
+  /* Stream-ordered allocation (CUDA 11.2): pools of anygpu's own, and the default pool's */ \
+  X(cuMemPoolCreate, cuMemPoolCreate, CUresult,                                              \
+    (CUmemoryPool * pool, const CUmemPoolProps* props))                                      \
+  X(cuMemPoolDestroy, cuMemPoolDestroy, CUresult, (CUmemoryPool pool))                       \
+  X(cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync, CUresult,                              \
+    (CUdeviceptr * pointer, size_t bytes, CUmemoryPool pool, CUstream stream))               \
+  X(cuMemAllocAsync, cuMemAllocAsync, CUresult,                                              \
+    (CUdeviceptr * pointer, size_t bytes, CUstream stream))                                  \
+  X(cuMemFreeAsync, cuMemFreeAsync, CUresult, (CUdeviceptr pointer, CUstream stream))        \
+  X(cuMemPoolTrimTo, cuMemPoolTrimTo, CUresult, (CUmemoryPool pool, size_t keep))            \
+  X(cuMemPoolSetAttribute, cuMemPoolSetAttribute, CUresult,                                  \
+    (CUmemoryPool pool, CUmemPool_attribute attribute, void* value))                         \
+  X(cuMemPoolGetAttribute, cuMemPoolGetAttribute, CUresult,                                  \
+    (CUmemoryPool pool, CUmemPool_attribute attribute, void* value))
 
 // What an nvcc-built CUDA Runtime program (static cudart, CUDA 13) calls beyond the lists above;
 // the test driver implements them. Its kernels come as a library (cuLibraryLoadData of the
@@ -297,9 +344,6 @@ constexpr int kRequestedApiVersion = 12000;
   X(cuMemAllocPitch_v2, cuMemAllocPitch, CUresult,                                                 \
     (CUdeviceptr * pointer, size_t* pitch, size_t width, size_t height, unsigned element_bytes))   \
   X(cuMemHostAlloc, cuMemHostAlloc, CUresult, (void** pointer, size_t bytes, unsigned flags))      \
-  X(cuMemAllocAsync, cuMemAllocAsync, CUresult,                                                    \
-    (CUdeviceptr * pointer, size_t bytes, CUstream stream))                                        \
-  X(cuMemFreeAsync, cuMemFreeAsync, CUresult, (CUdeviceptr pointer, CUstream stream))              \
   X(cuMemcpy, cuMemcpy, CUresult, (CUdeviceptr dst, CUdeviceptr src, size_t bytes))                \
   X(cuMemcpyAsync, cuMemcpyAsync, CUresult,                                                        \
     (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))                             \

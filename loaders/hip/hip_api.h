@@ -33,6 +33,29 @@ enum : hipMemcpyKind {
 };
 typedef int hipDriverProcAddressQueryResult;
 
+// Memory pools (HIP 5.1): pinned memory of one device, and the attributes anygpu uses (CUDA's
+// numbers).
+typedef struct ihipMemPoolHandle_t* hipMemPool_t;
+typedef int hipMemPoolAttr;
+enum : hipMemPoolAttr {
+  hipMemPoolAttrReleaseThreshold = 4,    // uint64_t
+  hipMemPoolAttrReservedMemCurrent = 5,  // uint64_t
+  hipMemPoolAttrUsedMemCurrent = 7,      // uint64_t
+};
+enum : int { hipMemAllocationTypePinned = 1, hipMemLocationTypeDevice = 1 };
+// hipMemPoolProps as HIP 5 lays it out (HIP 6 named `maxSize` in the reserved bytes: the same 88
+// bytes, zero where anygpu sets nothing).
+struct hipMemPoolProps {
+  int allocType;
+  int handleTypes;
+  struct {
+    int type;
+    int id;
+  } location;
+  void* win32SecurityAttributes;
+  unsigned char reserved[64];
+};
+
 // Passed by value to hipLaunchKernel.
 struct dim3 {
   uint32_t x, y, z;
@@ -186,6 +209,15 @@ constexpr size_t kR0600GcnArchNameOffset = 1160;
     (void* dst, hipDeviceptr_t src, size_t bytes, hipStream_t stream))                             \
   X(hipMemcpyDtoDAsync, hipMemcpyDtoDAsync, hipError_t,                                            \
     (hipDeviceptr_t dst, hipDeviceptr_t src, size_t bytes, hipStream_t stream))                    \
+  X(hipDeviceCanAccessPeer, hipDeviceCanAccessPeer, hipError_t,                                    \
+    (int* can_access, int device, int peer))                                                       \
+  X(hipDeviceEnablePeerAccess, hipDeviceEnablePeerAccess, hipError_t, (int peer, unsigned flags))  \
+  X(hipDeviceDisablePeerAccess, hipDeviceDisablePeerAccess, hipError_t, (int peer))                \
+  X(hipMemcpyPeer, hipMemcpyPeer, hipError_t,                                                      \
+    (void* dst, int dst_device, const void* src, int src_device, size_t bytes))                    \
+  X(hipMemcpyPeerAsync, hipMemcpyPeerAsync, hipError_t,                                            \
+    (void* dst, int dst_device, const void* src, int src_device, size_t bytes,                     \
+     hipStream_t stream))                                                                          \
   X(hipMemcpy2D, hipMemcpy2D, hipError_t,                                                          \
     (void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width, size_t height,  \
      hipMemcpyKind kind))                                                                          \
@@ -247,14 +279,28 @@ constexpr size_t kR0600GcnArchNameOffset = 1160;
      int block_size_limit))
 
 // Used where present: names and texts of results (anygpu keeps its own table as well; both
-// return a static string, never null in HIP), and the HIP 6 properties layout, preferred to the
-// R0000 one when exported.
-#define ANYGPU_HIP_OPTIONAL_FUNCTIONS(X)                                    \
-  X(hipGetErrorName, hipGetErrorName, const char*, (hipError_t result))     \
-  X(hipGetErrorString, hipGetErrorString, const char*, (hipError_t result)) \
-  /* R0600 layout; see kR0600GcnArchNameOffset. */                          \
-  X(hipGetDevicePropertiesR0600, hipGetDevicePropertiesR0600, hipError_t,   \
-    (void* properties, int device))
+// return a static string, never null in HIP), the HIP 6 properties layout, preferred to the
+// R0000 one when exported, and stream-ordered allocation.
+#define ANYGPU_HIP_OPTIONAL_FUNCTIONS(X)                                              \
+  X(hipGetErrorName, hipGetErrorName, const char*, (hipError_t result))               \
+  X(hipGetErrorString, hipGetErrorString, const char*, (hipError_t result))           \
+  /* R0600 layout; see kR0600GcnArchNameOffset. */                                    \
+  X(hipGetDevicePropertiesR0600, hipGetDevicePropertiesR0600, hipError_t,             \
+    (void* properties, int device))                                                   \
+  /* Stream-ordered allocation (HIP 5.1) */                                           \
+  X(hipMemPoolCreate, hipMemPoolCreate, hipError_t,                                   \
+    (hipMemPool_t * pool, const hipMemPoolProps* props))                              \
+  X(hipMemPoolDestroy, hipMemPoolDestroy, hipError_t, (hipMemPool_t pool))            \
+  X(hipMallocFromPoolAsync, hipMallocFromPoolAsync, hipError_t,                       \
+    (void** pointer, size_t bytes, hipMemPool_t pool, hipStream_t stream))            \
+  X(hipMallocAsync, hipMallocAsync, hipError_t,                                       \
+    (void** pointer, size_t bytes, hipStream_t stream))                               \
+  X(hipFreeAsync, hipFreeAsync, hipError_t, (void* pointer, hipStream_t stream))      \
+  X(hipMemPoolTrimTo, hipMemPoolTrimTo, hipError_t, (hipMemPool_t pool, size_t keep)) \
+  X(hipMemPoolSetAttribute, hipMemPoolSetAttribute, hipError_t,                       \
+    (hipMemPool_t pool, hipMemPoolAttr attribute, void* value))                       \
+  X(hipMemPoolGetAttribute, hipMemPoolGetAttribute, hipError_t,                       \
+    (hipMemPool_t pool, hipMemPoolAttr attribute, void* value))
 
 // The entry-point lookup (HIP 6.2), and the rest of what the interposer wraps
 // (interpose/hip_functions.h). Signatures are HIP 6's; those listed have not changed since HIP 5.

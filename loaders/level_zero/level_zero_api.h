@@ -305,6 +305,8 @@ struct ze_group_count_t {
      ze_device_handle_t device, void** pointer))                                                  \
   X(zeDeviceGetMemoryAccessProperties, ze_result_t,                                               \
     (ze_device_handle_t device, ze_device_memory_access_properties_t * properties))               \
+  X(zeDeviceCanAccessPeer, ze_result_t,                                                           \
+    (ze_device_handle_t device, ze_device_handle_t peer, ze_bool_t * value))                      \
   X(zeCommandListAppendMemoryPrefetch, ze_result_t,                                               \
     (ze_command_list_handle_t list, const void* pointer, size_t size))                            \
   X(zeCommandListAppendMemAdvise, ze_result_t,                                                    \

@@ -63,9 +63,11 @@ Driver* open_driver(const char* path,
   return driver;
 }
 
+// With two devices, so that peer access and copies between devices have a peer.
 Driver& new_driver() {
   static Driver* driver = open_driver(ANYGPU_CUDA_TEST_DRIVER_PATH,
                                       {{"ANYGPU_CUDA_TEST_KERNELS", ANYGPU_TEST_KERNELS_PATH},
+                                       {"ANYGPU_CUDA_TEST_DEVICE_COUNT", "2"},
                                        {"ANYGPU_CUDA_TEST_MISSING", "cuMemsetD8Async"}});
   return *driver;
 }
@@ -161,11 +163,11 @@ TEST_F(CudaTestDriver, ReportsItsDevice) {
   EXPECT_EQ(CUDA_SUCCESS, cu.cuDriverGetVersion(&version));
   EXPECT_EQ(12040, version);
   ASSERT_EQ(CUDA_SUCCESS, cu.cuDeviceGetCount(&count));
-  EXPECT_EQ(1, count);
+  EXPECT_EQ(2, count);
   CUdevice device = -1;
-  EXPECT_EQ(CUDA_SUCCESS, cu.cuDeviceGet(&device, 0));
-  EXPECT_EQ(0, device);
-  EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE, cu.cuDeviceGet(&device, 1));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDeviceGet(&device, 1));
+  EXPECT_EQ(1, device);
+  EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE, cu.cuDeviceGet(&device, 2));
   char name[64];
   EXPECT_EQ(CUDA_SUCCESS, cu.cuDeviceGetName(name, sizeof name, 0));
   EXPECT_STREQ("anygpu CUDA test device 0", name);
@@ -193,7 +195,7 @@ TEST_F(CudaTestDriver, ReportsItsDevice) {
   }
   EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuDeviceGetAttribute(&value, kUnknownAttribute, 0));
   EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE,
-            cu.cuDeviceGetAttribute(&value, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 1));
+            cu.cuDeviceGetAttribute(&value, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 2));
   const char* text = nullptr;
   EXPECT_EQ(CUDA_SUCCESS, cu.cuGetErrorName(CUDA_ERROR_INVALID_CONTEXT, &text));
   EXPECT_STREQ("CUDA_ERROR_INVALID_CONTEXT", text);
@@ -639,6 +641,546 @@ TEST_F(CudaTestDriver, ManagedMemoryTakesPrefetchAndAdvice) {
   EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(managed));
 }
 
+// Any two devices can be peers (all live in host memory). Access goes from the current context to
+// another, one way, and the reset of either context forgets it.
+TEST_F(CudaTestDriver, PeerAccessIsOneWayAndAResetForgetsIt) {
+  int can = -1;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDeviceCanAccessPeer(&can, 0, 1));
+  EXPECT_EQ(1, can);
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDeviceCanAccessPeer(&can, 1, 0));
+  EXPECT_EQ(1, can);
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDeviceCanAccessPeer(&can, 1, 1));
+  EXPECT_EQ(0, can);  // not its own peer
+  EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE, cu.cuDeviceCanAccessPeer(&can, 0, 2));
+  EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE, cu.cuDeviceCanAccessPeer(&can, -1, 0));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuDeviceCanAccessPeer(nullptr, 0, 1));
+
+  CUcontext peer = nullptr, popped = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRetain(&peer, 1));
+  int unknown = 0;
+  const auto bogus = reinterpret_cast<CUcontext>(&unknown);
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuCtxEnablePeerAccess(peer, 1));
+  EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuCtxEnablePeerAccess(context, 0));  // itself
+  EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuCtxEnablePeerAccess(bogus, 0));
+  EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuCtxEnablePeerAccess(nullptr, 0));
+  EXPECT_EQ(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, cu.cuCtxDisablePeerAccess(peer));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuCtxEnablePeerAccess(peer, 0));
+  EXPECT_EQ(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, cu.cuCtxEnablePeerAccess(peer, 0));
+  // One way: device 1's context has not been given device 0's memory.
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuCtxPushCurrent_v2(peer));
+  EXPECT_EQ(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, cu.cuCtxDisablePeerAccess(context));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuCtxEnablePeerAccess(context, 0));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuCtxPopCurrent_v2(&popped));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuCtxDisablePeerAccess(peer));
+  EXPECT_EQ(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, cu.cuCtxDisablePeerAccess(peer));
+  EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuCtxDisablePeerAccess(context));
+  EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuCtxDisablePeerAccess(bogus));
+  std::thread([&] {  // no current context
+    EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuCtxEnablePeerAccess(peer, 0));
+    EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuCtxDisablePeerAccess(peer));
+  })
+      .join();
+
+  // Device 1's reset forgets both directions; a context not retained is no peer.
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuCtxEnablePeerAccess(peer, 0));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRelease_v2(1));
+  EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuCtxEnablePeerAccess(peer, 0));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRetain(&peer, 1));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuCtxEnablePeerAccess(peer, 0));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuCtxPushCurrent_v2(peer));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuCtxEnablePeerAccess(context, 0));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuCtxPopCurrent_v2(&popped));
+
+  // An injected failure changes nothing.
+  ASSERT_EQ(0, d.fail("cuDeviceCanAccessPeer", CUDA_ERROR_INVALID_DEVICE, 1));
+  ASSERT_EQ(0, d.fail("cuCtxDisablePeerAccess", CUDA_ERROR_INVALID_CONTEXT, 1));
+  ASSERT_EQ(0, d.fail("cuCtxEnablePeerAccess", CUDA_ERROR_TOO_MANY_PEERS, 1));
+  can = -1;
+  EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE, cu.cuDeviceCanAccessPeer(&can, 0, 1));
+  EXPECT_EQ(-1, can);
+  EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuCtxDisablePeerAccess(peer));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuCtxDisablePeerAccess(peer));  // still enabled until now
+  EXPECT_EQ(CUDA_ERROR_TOO_MANY_PEERS, cu.cuCtxEnablePeerAccess(peer, 0));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuCtxEnablePeerAccess(peer, 0));  // not enabled by the failure
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRelease_v2(1));
+
+  // Found by their base names, with the results' names.
+  for (const char* name : {"cuDeviceCanAccessPeer", "cuCtxEnablePeerAccess",
+                           "cuCtxDisablePeerAccess", "cuMemcpyPeer", "cuMemcpyPeerAsync"}) {
+    void* pointer = nullptr;
+    EXPECT_EQ(CUDA_SUCCESS, d.get_proc_address(name, &pointer, kRequestedApiVersion, 0, nullptr))
+        << name;
+    EXPECT_EQ(dlsym(d.handle, name), pointer) << name;
+  }
+  const char* text = nullptr;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuGetErrorName(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, &text));
+  EXPECT_STREQ("CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED", text);
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuGetErrorString(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, &text));
+  EXPECT_STREQ("peer access has not been enabled", text);
+}
+
+// cuMemcpyPeer(Async): device memory of one context into another's, peer access enabled or not,
+// each side inside an allocation of its own context; the async one in order on its stream.
+TEST_F(CudaTestDriver, CopiesBetweenTwoDevicesMemory) {
+  CUcontext peer = nullptr, popped = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRetain(&peer, 1));
+  constexpr int n = 256;
+  constexpr size_t bytes = n * sizeof(int);
+  CUdeviceptr a = 0, b = 0;
+  CUstream stream = nullptr, other = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&a, bytes));  // device 0's
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuCtxPushCurrent_v2(peer));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&b, bytes));  // device 1's
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamCreate(&other, 0));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuCtxPopCurrent_v2(&popped));
+
+  std::vector<int> in(n), next(n), out(n, -1);
+  for (int i = 0; i < n; ++i) {
+    in[i] = i * 7;
+    next[i] = -i;
+  }
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemcpyHtoD_v2(a, in.data(), bytes));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyPeer(b, peer, a, context, bytes));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoH_v2(out.data(), b, bytes));
+  EXPECT_EQ(in, out);
+  // Between the copies queued before and after it, into b from its second element on.
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyHtoDAsync_v2(a, next.data(), bytes, stream));
+  EXPECT_EQ(CUDA_SUCCESS,
+            cu.cuMemcpyPeerAsync(b + sizeof(int), peer, a, context, bytes - sizeof(int), stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoHAsync_v2(out.data(), b, bytes, stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamSynchronize(stream));
+  EXPECT_EQ(in[0], out[0]);
+  EXPECT_EQ(std::vector<int>(next.begin(), next.end() - 1),
+            std::vector<int>(out.begin() + 1, out.end()));
+  // Back the other way, on the legacy default stream.
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyPeerAsync(a, context, b, peer, bytes, nullptr));
+  std::vector<int> back(n, -1);
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoH_v2(back.data(), a, bytes));
+  EXPECT_EQ(out, back);
+
+  // Each side inside one device allocation of its own context.
+  int unknown = 0;
+  const auto bogus = reinterpret_cast<CUcontext>(&unknown);
+  void* pinned = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocHost_v2(&pinned, bytes));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemcpyPeer(b, context, a, context, bytes));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemcpyPeer(b, peer, a, peer, bytes));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemcpyPeer(b + 4, peer, a, context, bytes));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemcpyPeer(b, peer, address_of(pinned), context, bytes));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuMemcpyPeerAsync(address_of(out.data()), peer, a, context, 4, stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuMemcpyPeer(b, bogus, a, context, bytes));
+  EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuMemcpyPeerAsync(b, peer, a, nullptr, bytes, stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE,  // a stream of device 1's context
+            cu.cuMemcpyPeerAsync(b, peer, a, context, bytes, other));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyPeer(0, peer, 0, context, 0));  // nothing to copy
+  std::thread([&] {                                                  // no current context
+    EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuMemcpyPeer(b, peer, a, context, bytes));
+  })
+      .join();
+
+  // An injected failure copies nothing.
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemsetD8_v2(b, 0, bytes));
+  ASSERT_EQ(0, d.fail("cuMemcpyPeer", CUDA_ERROR_ILLEGAL_ADDRESS, 1));
+  ASSERT_EQ(0, d.fail("cuMemcpyPeerAsync", CUDA_ERROR_ILLEGAL_ADDRESS, 1));
+  EXPECT_EQ(CUDA_ERROR_ILLEGAL_ADDRESS, cu.cuMemcpyPeer(b, peer, a, context, bytes));
+  EXPECT_EQ(CUDA_ERROR_ILLEGAL_ADDRESS, cu.cuMemcpyPeerAsync(b, peer, a, context, bytes, stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamSynchronize(stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoH_v2(out.data(), b, bytes));
+  EXPECT_EQ(std::vector<int>(n, 0), out);
+
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFreeHost(pinned));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamDestroy_v2(other));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamDestroy_v2(stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(b));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(a));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRelease_v2(1));
+}
+
+// A pool of `device`'s memory, as anygpu asks for one.
+CUmemPoolProps pool_props(int device) {
+  CUmemPoolProps props{};
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  props.location.id = device;
+  return props;
+}
+
+// A host function that holds its stream until `*flag` is set.
+void wait_for_flag(void* flag) {
+  while (!static_cast<std::atomic<bool>*>(flag)->load()) std::this_thread::yield();
+}
+
+cuuint64_t pool_attribute(const CudaFunctions& cu, CUmemoryPool pool,
+                          CUmemPool_attribute attribute) {
+  cuuint64_t value = ~cuuint64_t{0};
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemPoolGetAttribute(pool, attribute, &value));
+  return value;
+}
+
+size_t free_device_bytes(const CudaFunctions& cu) {
+  size_t free_bytes = 0, total_bytes = 0;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemGetInfo_v2(&free_bytes, &total_bytes));
+  return free_bytes;
+}
+
+// Stream-ordered allocation from a pool: device memory from the call on, the block the pool's
+// again in the stream's order (at once for the stream that freed it), counted in whole 256-byte
+// blocks as used while allocated and reserved while the pool keeps it.
+TEST_F(CudaTestDriver, PoolsHandOutMemoryInStreamOrder) {
+  const CUmemPoolProps props = pool_props(0);
+  CUmemoryPool pool = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemPoolCreate(&pool, &props));
+  CUstream stream = nullptr, other = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamCreate(&other, CU_STREAM_NON_BLOCKING));
+  constexpr int n = 250;  // 1000 bytes, a block of 1024
+  CUdeviceptr plain = 0;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&plain, n * sizeof(int)));
+  EXPECT_EQ(0u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD));
+  EXPECT_EQ(0u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
+  EXPECT_EQ(0u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+  const size_t free_before = free_device_bytes(cu);
+
+  CUdeviceptr p = 0;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocFromPoolAsync(&p, n * sizeof(int), pool, stream));
+  EXPECT_NE(0u, p);
+  EXPECT_EQ(1024u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
+  EXPECT_EQ(1024u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+  EXPECT_EQ(free_before - 1024, free_device_bytes(cu));
+  EXPECT_EQ(4, d.live_objects());  // two streams and two allocations
+
+  // Device memory: memsets and copies take it, up to its block's end.
+  std::vector<int> out(n, -1);
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemsetD32Async(p, 0x600d, n, stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoDAsync_v2(plain, p, n * sizeof(int), stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoHAsync_v2(out.data(), plain, n * sizeof(int), stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamSynchronize(stream));
+  EXPECT_EQ(std::vector<int>(n, 0x600d), out);
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemsetD32_v2(p, 7, 256));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemsetD32_v2(p, 7, 257));
+
+  // The free waits its turn on the stream, held here by a host function: the block stays
+  // reserved, another stream gets a block of its own, the freeing stream this one at once.
+  std::atomic<bool> go{false};
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuLaunchHostFunc(stream, wait_for_flag, &go));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemFreeAsync(p, stream));
+  EXPECT_EQ(0u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
+  EXPECT_EQ(1024u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+  EXPECT_EQ(3, d.live_objects());
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemsetD8_v2(p, 0, 1));  // no longer memory
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemFreeAsync(p, stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemFree_v2(p));
+  CUdeviceptr q = 0, r = 0;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocFromPoolAsync(&q, 600, pool, other));  // 768 bytes
+  EXPECT_NE(p, q);
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocFromPoolAsync(&r, 1000, pool, stream));
+  EXPECT_EQ(p, r);
+  EXPECT_EQ(1792u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
+  EXPECT_EQ(1792u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+  go = true;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemsetD8Async(r, 1, 1000, stream));
+
+  // Release threshold 0: each block goes back once its free has completed.
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemFreeAsync(r, stream));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemFreeAsync(q, other));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamSynchronize(stream));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamSynchronize(other));
+  EXPECT_EQ(0u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
+  EXPECT_EQ(0u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+  EXPECT_EQ(free_before, free_device_bytes(cu));
+
+  // Within a threshold of 4096 bytes the pool keeps what it can: of a 2048 and a 4096-byte block
+  // freed (6144 reserved), the larger stays and serves a later 3000-byte request on any stream.
+  cuuint64_t threshold = 4096;
+  ASSERT_EQ(CUDA_SUCCESS,
+            cu.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold));
+  EXPECT_EQ(4096u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD));
+  CUdeviceptr a = 0, b = 0, c = 0;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocFromPoolAsync(&a, 2048, pool, stream));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocFromPoolAsync(&b, 4096, pool, stream));
+  EXPECT_EQ(6144u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemFreeAsync(a, stream));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemFreeAsync(b, stream));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamSynchronize(stream));
+  EXPECT_EQ(0u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
+  EXPECT_EQ(4096u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+  EXPECT_EQ(free_before - 4096, free_device_bytes(cu));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocFromPoolAsync(&c, 3000, pool, other));
+  EXPECT_EQ(b, c);
+  EXPECT_EQ(4096u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
+  EXPECT_EQ(4096u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+
+  // Trimming gives back kept blocks, never what is allocated (here with no threshold to keep
+  // within).
+  threshold = ~cuuint64_t{0};
+  ASSERT_EQ(CUDA_SUCCESS,
+            cu.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocFromPoolAsync(&a, 1024, pool, other));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemFreeAsync(c, other));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamSynchronize(other));
+  EXPECT_EQ(1024u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
+  EXPECT_EQ(5120u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemPoolTrimTo(pool, 8192));
+  EXPECT_EQ(5120u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemPoolTrimTo(pool, 0));
+  EXPECT_EQ(1024u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+  // cuMemFree_v2 frees it too, the work that may use it done first; the block stays kept.
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemsetD8Async(a, 3, 1024, other));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(a));
+  EXPECT_EQ(0u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
+  EXPECT_EQ(1024u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemFreeAsync(a, other));
+
+  // Destroyed, the pool gives back what it keeps.
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemPoolDestroy(pool));
+  EXPECT_EQ(free_before, free_device_bytes(cu));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamDestroy_v2(other));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamDestroy_v2(stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(plain));
+}
+
+// cuMemAllocAsync takes the default pool of the stream's device (release threshold 0), and the
+// legacy default stream frees at once; a pool's memory is its own device's, whatever the stream.
+TEST_F(CudaTestDriver, DefaultPoolsAndAnotherDevicesPool) {
+  CUstream stream = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamCreate(&stream, 0));
+  const size_t free_before = free_device_bytes(cu);
+  CUdeviceptr a = 0, b = 0;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocAsync(&a, 4096, stream));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocAsync(&b, 100, nullptr));  // the legacy default stream
+  EXPECT_EQ(free_before - 4096 - 256, free_device_bytes(cu));
+  std::vector<unsigned char> out(4096, 0);
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemsetD8Async(a, 0x5a, 4096, stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyDtoHAsync_v2(out.data(), a, 4096, stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamSynchronize(stream));
+  EXPECT_EQ(std::vector<unsigned char>(4096, 0x5a), out);
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFreeAsync(b, reinterpret_cast<CUstream>(1)));  // CU_STREAM_LEGACY
+  EXPECT_EQ(free_before - 4096, free_device_bytes(cu));  // given back at once
+
+  // Held pending on its stream, the block serves that stream again at once.
+  std::atomic<bool> go{false};
+  CUdeviceptr again = 0;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuLaunchHostFunc(stream, wait_for_flag, &go));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemFreeAsync(a, stream));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocAsync(&again, 4000, stream));
+  EXPECT_EQ(a, again);
+  go = true;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemFreeAsync(again, stream));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamSynchronize(stream));
+  EXPECT_EQ(free_before, free_device_bytes(cu));
+  EXPECT_EQ(1, d.live_objects());
+
+  // Device 1's pool, used on device 0's stream: the memory is device 1's (its context's, to
+  // cuMemcpyPeer).
+  CUcontext peer = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRetain(&peer, 1));
+  const CUmemPoolProps props = pool_props(1);
+  CUmemoryPool pool = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemPoolCreate(&pool, &props));
+  CUdeviceptr there = 0, here = 0;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocFromPoolAsync(&there, 64, pool, stream));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&here, 64));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemcpyPeer(there, peer, here, context, 64));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemcpyPeer(there, context, here, context, 64));
+  EXPECT_EQ(free_before - 256 - 64, free_device_bytes(cu));  // one count for all devices
+  // Destroyed with an allocation live: the handle goes at once, the pool once it is freed.
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemPoolDestroy(pool));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPoolDestroy(pool));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPoolTrimTo(pool, 0));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemAllocFromPoolAsync(&b, 64, pool, stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemsetD8_v2(there, 1, 64));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFreeAsync(there, stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamSynchronize(stream));
+  EXPECT_EQ(free_before - 64, free_device_bytes(cu));  // all but `here` given back
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(here));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamDestroy_v2(stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRelease_v2(1));
+}
+
+// Every error the pool calls have, and injected failures that change nothing.
+TEST_F(CudaTestDriver, PoolCallsRefuseWhatCudaRefuses) {
+  CUmemoryPool pool = nullptr;
+  CUmemPoolProps props = pool_props(0);
+  props.allocType = 0;
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPoolCreate(&pool, &props));
+  props = pool_props(0);
+  props.location.type = 0;
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPoolCreate(&pool, &props));
+  for (int device : {-1, 2}) {
+    props = pool_props(device);
+    EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPoolCreate(&pool, &props)) << device;
+  }
+  props = pool_props(0);
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPoolCreate(nullptr, &props));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPoolCreate(&pool, nullptr));
+  EXPECT_EQ(nullptr, pool);
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemPoolCreate(&pool, &props));
+
+  int unknown = 0;
+  const auto bogus_pool = reinterpret_cast<CUmemoryPool>(&unknown);
+  const auto bogus_stream = reinterpret_cast<CUstream>(&unknown);
+  CUstream stream = nullptr, elsewhere = nullptr;
+  CUcontext peer = nullptr, popped = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamCreate(&stream, 0));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRetain(&peer, 1));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuCtxPushCurrent_v2(peer));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamCreate(&elsewhere, 0));  // device 1's
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuCtxPopCurrent_v2(&popped));
+
+  CUdeviceptr p = 0;
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemAllocFromPoolAsync(&p, 0, pool, stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemAllocFromPoolAsync(nullptr, 64, pool, stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemAllocFromPoolAsync(&p, 64, nullptr, stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemAllocFromPoolAsync(&p, 64, bogus_pool, stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cu.cuMemAllocFromPoolAsync(&p, 64, pool, bogus_stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cu.cuMemAllocFromPoolAsync(&p, 64, pool, elsewhere));
+  EXPECT_EQ(CUDA_ERROR_OUT_OF_MEMORY,
+            cu.cuMemAllocFromPoolAsync(&p, size_t{16} << 30, pool, stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemAllocAsync(&p, 0, stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemAllocAsync(nullptr, 64, stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cu.cuMemAllocAsync(&p, 64, bogus_stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cu.cuMemAllocAsync(&p, 64, elsewhere));
+  EXPECT_EQ(0u, p);
+  EXPECT_EQ(0u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+
+  // cuMemFreeAsync takes the start of a live stream-ordered allocation only.
+  CUdeviceptr plain = 0;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&plain, 64));
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocFromPoolAsync(&p, 512, pool, stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemFreeAsync(plain, stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemFreeAsync(p + 256, stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemFreeAsync(0, stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cu.cuMemFreeAsync(p, bogus_stream));
+  EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cu.cuMemFreeAsync(p, elsewhere));
+  std::thread([&] {  // no current context
+    CUdeviceptr q = 0;
+    EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuMemAllocFromPoolAsync(&q, 64, pool, stream));
+    EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuMemAllocAsync(&q, 64, nullptr));
+    EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuMemFreeAsync(p, stream));
+  })
+      .join();
+  EXPECT_EQ(512u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));  // still live
+
+  // Attributes: the threshold is read and set, the counts only read, nothing else.
+  cuuint64_t value = 1;
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &value));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &value));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPoolSetAttribute(pool, 1, &value));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPoolGetAttribute(pool, 1, &value));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPoolGetAttribute(pool, 6, &value));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, nullptr));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, nullptr));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuMemPoolGetAttribute(bogus_pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &value));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+            cu.cuMemPoolSetAttribute(bogus_pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &value));
+  EXPECT_EQ(1u, value);
+  EXPECT_EQ(0u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPoolTrimTo(bogus_pool, 0));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPoolTrimTo(nullptr, 0));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPoolDestroy(bogus_pool));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPoolDestroy(nullptr));
+
+  // An injected failure does nothing: no pool, no memory, no free, no value, no destroy.
+  CUmemoryPool none = nullptr;
+  CUdeviceptr q = 0;
+  ASSERT_EQ(0, d.fail("cuMemPoolCreate", CUDA_ERROR_OUT_OF_MEMORY, 1));
+  ASSERT_EQ(0, d.fail("cuMemAllocFromPoolAsync", CUDA_ERROR_OUT_OF_MEMORY, 1));
+  ASSERT_EQ(0, d.fail("cuMemAllocAsync", CUDA_ERROR_OUT_OF_MEMORY, 1));
+  ASSERT_EQ(0, d.fail("cuMemFreeAsync", CUDA_ERROR_ILLEGAL_ADDRESS, 1));
+  ASSERT_EQ(0, d.fail("cuMemPoolGetAttribute", CUDA_ERROR_NOT_SUPPORTED, 1));
+  ASSERT_EQ(0, d.fail("cuMemPoolSetAttribute", CUDA_ERROR_NOT_SUPPORTED, 1));
+  ASSERT_EQ(0, d.fail("cuMemPoolTrimTo", CUDA_ERROR_NOT_SUPPORTED, 1));
+  ASSERT_EQ(0, d.fail("cuMemPoolDestroy", CUDA_ERROR_INVALID_VALUE, 1));
+  EXPECT_EQ(CUDA_ERROR_OUT_OF_MEMORY, cu.cuMemPoolCreate(&none, &props));
+  EXPECT_EQ(nullptr, none);
+  EXPECT_EQ(CUDA_ERROR_OUT_OF_MEMORY, cu.cuMemAllocFromPoolAsync(&q, 64, pool, stream));
+  EXPECT_EQ(CUDA_ERROR_OUT_OF_MEMORY, cu.cuMemAllocAsync(&q, 64, stream));
+  EXPECT_EQ(0u, q);
+  EXPECT_EQ(CUDA_ERROR_ILLEGAL_ADDRESS, cu.cuMemFreeAsync(p, stream));
+  value = 7;
+  EXPECT_EQ(CUDA_ERROR_NOT_SUPPORTED,
+            cu.cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &value));
+  EXPECT_EQ(7u, value);
+  EXPECT_EQ(CUDA_ERROR_NOT_SUPPORTED,
+            cu.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &value));
+  EXPECT_EQ(0u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD));
+  EXPECT_EQ(512u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
+  EXPECT_EQ(CUDA_ERROR_NOT_SUPPORTED, cu.cuMemPoolTrimTo(pool, 0));
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemPoolDestroy(pool));
+  EXPECT_EQ(4, d.live_objects());  // two streams, `plain` and `p`
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFreeAsync(p, stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamSynchronize(stream));
+  EXPECT_EQ(0u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemPoolDestroy(pool));
+
+  // CUDA 11.2's, found by their base names; the device says it has pools.
+  for (const char* name :
+       {"cuMemPoolCreate", "cuMemPoolDestroy", "cuMemAllocFromPoolAsync", "cuMemAllocAsync",
+        "cuMemFreeAsync", "cuMemPoolTrimTo", "cuMemPoolSetAttribute", "cuMemPoolGetAttribute"}) {
+    void* pointer = nullptr;
+    CUdriverProcAddressQueryResult status = -1;
+    EXPECT_EQ(CUDA_SUCCESS, d.get_proc_address(name, &pointer, kRequestedApiVersion, 0, &status))
+        << name;
+    EXPECT_EQ(dlsym(d.handle, name), pointer) << name;
+    EXPECT_EQ(CUDA_ERROR_NOT_FOUND, d.get_proc_address(name, &pointer, 11010, 0, &status));
+    EXPECT_EQ(CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT, status) << name;
+  }
+  int supported = 0;
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDeviceGetAttribute(&supported, 115, 0));  // MEMORY_POOLS_SUPPORTED
+  EXPECT_EQ(1, supported);
+
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemFree_v2(plain));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuStreamDestroy_v2(stream));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRelease_v2(1));  // destroys `elsewhere`
+}
+
+// Many threads allocating and freeing on their own streams from one pool and the default one.
+TEST_F(CudaTestDriver, PoolsServeManyThreads) {
+  const CUmemPoolProps props = pool_props(0);
+  CUmemoryPool pool = nullptr;
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemPoolCreate(&pool, &props));
+  cuuint64_t threshold = 1 << 20;
+  ASSERT_EQ(CUDA_SUCCESS,
+            cu.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold));
+  const size_t free_before = free_device_bytes(cu);
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      auto check = [&](CUresult r) { failures += r != CUDA_SUCCESS; };
+      check(cu.cuCtxSetCurrent(context));
+      CUstream stream = nullptr;
+      check(cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+      for (int i = 0; i < 50; ++i) {
+        const unsigned value = static_cast<unsigned>(t * 1000 + i);
+        const size_t count = 64 + 32 * ((t + i) % 7);
+        CUdeviceptr p = 0;
+        check(i % 2 ? cu.cuMemAllocAsync(&p, count * 4, stream)
+                    : cu.cuMemAllocFromPoolAsync(&p, count * 4, pool, stream));
+        std::vector<unsigned> out(count, 0);
+        check(cu.cuMemsetD32Async(p, value, count, stream));
+        check(cu.cuMemcpyDtoHAsync_v2(out.data(), p, count * 4, stream));
+        check(cu.cuMemFreeAsync(p, stream));
+        check(cu.cuStreamSynchronize(stream));
+        for (unsigned got : out) failures += got != value;
+      }
+      check(cu.cuStreamDestroy_v2(stream));
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(0, failures.load());
+  EXPECT_EQ(0u, pool_attribute(cu, pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
+  EXPECT_EQ(CUDA_SUCCESS, cu.cuMemPoolDestroy(pool));
+  EXPECT_EQ(free_before, free_device_bytes(cu));  // the default pool keeps nothing either
+}
+
 TEST_F(CudaTestDriver, InjectedFailureSurfacesOnce) {
   const long calls = d.calls("cuMemAlloc");
   EXPECT_EQ(calls, d.calls("cuMemAlloc_v2"));
@@ -826,11 +1368,13 @@ TEST_F(CudaTestDriver, HasTheCudaRuntimesDocumentedCalls) {
 
 // The last release resets the primary context: what was made in it is gone.
 TEST_F(CudaTestDriver, LastReleaseResetsThePrimaryContext) {
-  CUdeviceptr pointer = 0;
+  CUdeviceptr pointer = 0, pooled = 0;
   CUstream stream = nullptr;
+  const size_t free_before = free_device_bytes(cu);
   ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAlloc_v2(&pointer, 64));
   ASSERT_EQ(CUDA_SUCCESS, cu.cuStreamCreate(&stream, 0));
-  EXPECT_EQ(2, d.live_objects());
+  ASSERT_EQ(CUDA_SUCCESS, cu.cuMemAllocAsync(&pooled, 64, stream));
+  EXPECT_EQ(3, d.live_objects());
   ASSERT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRelease_v2(0));
   EXPECT_EQ(0, d.live_objects());
   EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cu.cuMemAlloc_v2(&pointer, 64));  // current, not active
@@ -839,6 +1383,8 @@ TEST_F(CudaTestDriver, LastReleaseResetsThePrimaryContext) {
   ASSERT_EQ(CUDA_SUCCESS, cu.cuDevicePrimaryCtxRetain(&retained, 0));  // for TearDown
   EXPECT_EQ(context, retained);
   EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cu.cuStreamDestroy_v2(stream));
+  EXPECT_EQ(free_before, free_device_bytes(cu));  // the default pool's block went back too
+  EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cu.cuMemFreeAsync(pooled, nullptr));
 }
 
 TEST_F(CudaTestDriver, LaunchesFromManyThreads) {
@@ -890,7 +1436,12 @@ TEST(CudaTestDriverOld, HasNoProcAddressAndReadsItsEnvironment) {
   EXPECT_EQ(nullptr, d.get_proc_address);
   EXPECT_EQ(nullptr, cu.cuFuncGetParamInfo);
   EXPECT_NE(nullptr, cu.cuLaunchKernel);
+  EXPECT_NE(nullptr, cu.cuMemcpyPeerAsync);        // CUDA 4.0's, as every peer call
+  EXPECT_NE(nullptr, cu.cuMemAllocFromPoolAsync);  // CUDA 11.2's, as every pool call
   int version = 0, count = 0, value = 0;
+  const CUmemPoolProps props = pool_props(0);
+  CUmemoryPool pool = nullptr;
+  EXPECT_EQ(CUDA_ERROR_NOT_INITIALIZED, cu.cuMemPoolCreate(&pool, &props));
   EXPECT_EQ(CUDA_SUCCESS, cu.cuDriverGetVersion(&version));  // before cuInit
   EXPECT_EQ(11040, version);
   EXPECT_EQ(CUDA_ERROR_NOT_INITIALIZED, cu.cuDeviceGetCount(&count));

@@ -33,6 +33,22 @@ Context* from_handle(CUcontext handle) {
   return nullptr;
 }
 
+// A reset context has no peers, and is no other context's peer.
+void forget_peers(Context* reset) {
+  reset->peers.store(0, std::memory_order_release);
+  const uint64_t bit = uint64_t{1} << reset->device;
+  Context* contexts = primary_contexts();
+  for (int i = 0; i < config().device_count; ++i)
+    contexts[i].peers.fetch_and(~bit, std::memory_order_acq_rel);
+}
+
+// `handle` as a peer of the current context `context`: another active primary context. The
+// CUDA documentation has CUDA_ERROR_INVALID_CONTEXT for the current context itself.
+CUresult find_peer(Context* context, CUcontext handle, Context** peer) {
+  if (CUresult r = find_context(handle, peer)) return r;
+  return *peer == context ? CUDA_ERROR_INVALID_CONTEXT : CUDA_SUCCESS;
+}
+
 }  // namespace
 
 Context* primary_context(CUdevice device) {
@@ -49,6 +65,14 @@ CUresult require_context(Context** context) {
   Context* current = current_stack.back();
   if (current->retains.load(std::memory_order_acquire) <= 0) return CUDA_ERROR_INVALID_CONTEXT;
   *context = current;
+  return CUDA_SUCCESS;
+}
+
+CUresult find_context(CUcontext handle, Context** context) {
+  Context* found = from_handle(handle);
+  if (!found || found->retains.load(std::memory_order_acquire) <= 0)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *context = found;
   return CUDA_SUCCESS;
 }
 
@@ -81,7 +105,10 @@ ANYGPU_CUDA_TEST_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
   std::lock_guard<std::mutex> lock(retain_mutex);
   Context* primary = &primary_contexts()[device];
   if (primary->retains.load(std::memory_order_acquire) <= 0) return CUDA_ERROR_INVALID_CONTEXT;
-  if (primary->retains.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy_objects(primary);
+  if (primary->retains.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    forget_peers(primary);
+    destroy_objects(primary);
+  }
   return CUDA_SUCCESS;
 }
 
@@ -134,6 +161,33 @@ ANYGPU_CUDA_TEST_API CUresult cuCtxSynchronize() {
   if (CUresult r = require_context(&context)) return r;
   synchronize_context(context);
   return CUDA_SUCCESS;
+}
+
+// Access is one way, from the current context to the peer's memory. The devices all live in host
+// memory, so any two can be peers, and the access changes nothing but these answers.
+ANYGPU_CUDA_TEST_API CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned flags) {
+  DRIVER_ENTRY(cuCtxEnablePeerAccess);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
+  Context* found = nullptr;
+  if (CUresult r = find_peer(context, peer, &found)) return r;
+  const uint64_t bit = uint64_t{1} << found->device;
+  return context->peers.fetch_or(bit, std::memory_order_acq_rel) & bit
+             ? CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED
+             : CUDA_SUCCESS;
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuCtxDisablePeerAccess(CUcontext peer) {
+  DRIVER_ENTRY(cuCtxDisablePeerAccess);
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  Context* found = nullptr;
+  if (CUresult r = find_peer(context, peer, &found)) return r;
+  const uint64_t bit = uint64_t{1} << found->device;
+  return context->peers.fetch_and(~bit, std::memory_order_acq_rel) & bit
+             ? CUDA_SUCCESS
+             : CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
 }
 
 #ifndef ANYGPU_CUDA_TEST_OLD_DRIVER

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 #include "driver_api.h"
 
@@ -21,6 +22,9 @@ constexpr unsigned kMaxGridDim[3] = {2147483647u, 65535, 65535};
 struct Context {
   int device = 0;
   std::atomic<int> retains{0};
+  // The devices whose primary contexts' memory this one may use (cuCtxEnablePeerAccess), a bit
+  // each (kMaxDevices is 64). A reset clears it, and this device's bit in every other context.
+  std::atomic<uint64_t> peers{0};
 };
 
 inline CUcontext to_handle(Context* context) {
@@ -37,6 +41,9 @@ int device_attribute(CUdevice_attribute attribute);
 // The calling thread's current context, which must be active: else CUDA_ERROR_NOT_INITIALIZED or
 // CUDA_ERROR_INVALID_CONTEXT.
 CUresult require_context(Context** context);
+// The active primary context `handle` names, a current one or not: else
+// CUDA_ERROR_INVALID_CONTEXT.
+CUresult find_context(CUcontext handle, Context** context);
 // The primary context of a device present (not retained by this); the calling thread's current
 // context, or nullptr.
 Context* primary_context(CUdevice device);

@@ -183,6 +183,18 @@ ANYGPU_CUDA_TEST_API CUresult cuDeviceGetAttribute(int* value, CUdevice_attribut
   return attribute_value(attribute, value) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
+// The devices all live in host memory: each reaches every other's. A device is not its own peer.
+ANYGPU_CUDA_TEST_API CUresult cuDeviceCanAccessPeer(int* can_access, CUdevice device,
+                                                    CUdevice peer) {
+  DRIVER_ENTRY(cuDeviceCanAccessPeer);
+  if (CUresult r = require_initialized()) return r;
+  if (!can_access) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = require_device(device)) return r;
+  if (CUresult r = require_device(peer)) return r;
+  *can_access = device != peer;
+  return CUDA_SUCCESS;
+}
+
 #ifndef ANYGPU_CUDA_TEST_OLD_DRIVER
 // A made-up UUID per device (the CUDA Runtime asks for it at start-up).
 ANYGPU_CUDA_TEST_API CUresult cuDeviceGetUuid(CUuuid* uuid, CUdevice device) {

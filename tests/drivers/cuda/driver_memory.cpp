@@ -14,35 +14,39 @@ void* pointer_of(CUdeviceptr address) {
 }
 
 CUresult allocate(Context* context, size_t bytes, bool host, void** pointer, bool managed = false) {
-  Objects& o = objects();
-  if (!host) {
-    std::lock_guard<std::mutex> lock(o.mutex);
-    if (bytes > kDeviceMemoryBytes - o.device_bytes) return CUDA_ERROR_OUT_OF_MEMORY;
-    o.device_bytes += bytes;  // reserved before the allocation, so that racing calls see it
-  }
   void* allocated = nullptr;
-  const ag_result r =
-      host ? cpu().host_alloc(bytes, &allocated) : cpu().mem_alloc(bytes, &allocated);
-  std::lock_guard<std::mutex> lock(o.mutex);
-  if (r != AG_SUCCESS) {
-    if (!host) o.device_bytes -= bytes;
-    return CUDA_ERROR_OUT_OF_MEMORY;
+  if (host) {
+    if (cpu().host_alloc(bytes, &allocated) != AG_SUCCESS) return CUDA_ERROR_OUT_OF_MEMORY;
+  } else if (CUresult r = reserve_device_memory(bytes, &allocated)) {
+    return r;
   }
+  Objects& o = objects();
+  std::lock_guard<std::mutex> lock(o.mutex);
   o.allocations[reinterpret_cast<uintptr_t>(allocated)] = Allocation{context, bytes, host, managed};
   *pointer = allocated;
   return CUDA_SUCCESS;
 }
 
-// Only the start of an allocation of the same kind frees it.
-CUresult release(void* pointer, bool host) {
+// Only the start of an allocation of the same kind frees it. A stream-ordered allocation goes
+// back to its pool once the work that may use it is done (the current context's and its own), as
+// cuMemFree synchronises for one.
+CUresult release(Context* current, void* pointer, bool host) {
   Objects& o = objects();
+  Allocation taken{};
   {
     std::lock_guard<std::mutex> lock(o.mutex);
     const auto found = o.allocations.find(reinterpret_cast<uintptr_t>(pointer));
     if (!pointer || found == o.allocations.end() || found->second.host != host)
       return CUDA_ERROR_INVALID_VALUE;
-    if (!host) o.device_bytes -= found->second.bytes;
+    taken = found->second;
+    if (!host && !taken.pool) o.device_bytes -= taken.bytes;
     o.allocations.erase(found);
+  }
+  if (taken.pool) {
+    synchronize_context(current);
+    if (taken.context != current) synchronize_context(taken.context);
+    pools().free(taken.pool, pointer, taken.bytes, nullptr);
+    return CUDA_SUCCESS;
   }
   return from_cpu(host ? cpu().host_free(pointer) : cpu().mem_free(pointer));
 }
@@ -82,6 +86,33 @@ CUresult copy(CopyKind kind, void* dst, const void* src, size_t bytes, CUstream 
   return from_cpu(cpu().copy(kind, dst, src, bytes, on ? on->native : nullptr));
 }
 
+// [pointer, pointer + bytes) inside one device allocation made in `context`.
+bool in_device_memory(Context* context, const void* pointer, size_t bytes) {
+  if (bytes == 0) return true;
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  const Allocation* a = test_driver::allocation_holding(objects().allocations, pointer, bytes);
+  return a && !a->host && a->context == context;
+}
+
+// cuMemcpyPeer(Async): each side device memory of its own context, the work on a stream of the
+// current context. Peer access need not be enabled, as in CUDA.
+CUresult copy_peer(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src, CUcontext src_context,
+                   size_t bytes, CUstream stream) {
+  Context* context = nullptr;
+  if (CUresult r = require_context(&context)) return r;
+  Context *to = nullptr, *from = nullptr;
+  if (CUresult r = find_context(dst_context, &to)) return r;
+  if (CUresult r = find_context(src_context, &from)) return r;
+  if (!in_device_memory(to, pointer_of(dst), bytes) ||
+      !in_device_memory(from, pointer_of(src), bytes))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::shared_ptr<Stream> on;
+  if (CUresult r = stream_for_work(context, stream, &on)) return r;
+  if (bytes == 0) return CUDA_SUCCESS;
+  return from_cpu(cpu().copy(CopyKind::device_to_device, pointer_of(dst), pointer_of(src), bytes,
+                             on ? on->native : nullptr));
+}
+
 // `count` elements of `size` bytes; CUDA wants the destination aligned to the element.
 CUresult fill(void* dst, uint32_t value, unsigned size, size_t count, CUstream stream) {
   Context* context = nullptr;
@@ -96,6 +127,27 @@ CUresult fill(void* dst, uint32_t value, unsigned size, size_t count, CUstream s
 }
 
 }  // namespace
+
+CUresult reserve_device_memory(size_t bytes, void** pointer) {
+  Objects& o = objects();
+  {
+    std::lock_guard<std::mutex> lock(o.mutex);
+    if (bytes > kDeviceMemoryBytes - o.device_bytes) return CUDA_ERROR_OUT_OF_MEMORY;
+    o.device_bytes += bytes;  // counted before the allocation, so that racing calls see it
+  }
+  if (cpu().mem_alloc(bytes, pointer) == AG_SUCCESS) return CUDA_SUCCESS;
+  std::lock_guard<std::mutex> lock(o.mutex);
+  o.device_bytes -= bytes;
+  return CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+void release_device_memory(void* pointer, size_t bytes) {
+  {
+    std::lock_guard<std::mutex> lock(objects().mutex);
+    objects().device_bytes -= bytes;
+  }
+  cpu().mem_free(pointer);
+}
 
 }  // namespace anygpu::cuda_test_driver
 
@@ -155,7 +207,7 @@ ANYGPU_CUDA_TEST_API CUresult cuMemFree_v2(CUdeviceptr pointer) {
   DRIVER_ENTRY(cuMemFree_v2);
   Context* context = nullptr;
   if (CUresult r = require_context(&context)) return r;
-  return release(pointer_of(pointer), false);
+  return release(context, pointer_of(pointer), false);
 }
 
 ANYGPU_CUDA_TEST_API CUresult cuMemAllocHost_v2(void** pointer, size_t bytes) {
@@ -170,7 +222,7 @@ ANYGPU_CUDA_TEST_API CUresult cuMemFreeHost(void* pointer) {
   DRIVER_ENTRY(cuMemFreeHost);
   Context* context = nullptr;
   if (CUresult r = require_context(&context)) return r;
-  return release(pointer, true);
+  return release(context, pointer, true);
 }
 
 ANYGPU_CUDA_TEST_API CUresult cuMemGetInfo_v2(size_t* free_bytes, size_t* total_bytes) {
@@ -215,6 +267,19 @@ ANYGPU_CUDA_TEST_API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr 
                                                    CUstream stream) {
   DRIVER_ENTRY(cuMemcpyDtoDAsync_v2);
   return copy(CopyKind::device_to_device, pointer_of(dst), pointer_of(src), bytes, stream);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src,
+                                           CUcontext src_context, size_t bytes) {
+  DRIVER_ENTRY(cuMemcpyPeer);
+  return copy_peer(dst, dst_context, src, src_context, bytes, nullptr);
+}
+
+ANYGPU_CUDA_TEST_API CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dst_context,
+                                                CUdeviceptr src, CUcontext src_context,
+                                                size_t bytes, CUstream stream) {
+  DRIVER_ENTRY(cuMemcpyPeerAsync);
+  return copy_peer(dst, dst_context, src, src_context, bytes, stream);
 }
 
 ANYGPU_CUDA_TEST_API CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t count) {

@@ -137,7 +137,7 @@ void destroy_objects(Context* context) {
   std::vector<std::shared_ptr<Stream>> streams;
   std::vector<std::shared_ptr<Event>> events;
   std::vector<std::unique_ptr<Module>> modules;
-  std::vector<std::pair<void*, Allocation>> allocations;
+  std::vector<std::pair<void*, Allocation>> allocations, pooled;
   {
     Objects& o = objects();
     std::lock_guard<std::mutex> lock(o.mutex);
@@ -152,13 +152,17 @@ void destroy_objects(Context* context) {
       modules.push_back(std::move(entry.second));
     });
     take_all(o.allocations, context, [&](auto& entry) {
-      if (!entry.second.host) o.device_bytes -= entry.second.bytes;
-      allocations.emplace_back(reinterpret_cast<void*>(entry.first), entry.second);
+      auto& taken = entry.second.pool ? pooled : allocations;
+      if (!entry.second.host && !entry.second.pool) o.device_bytes -= entry.second.bytes;
+      taken.emplace_back(reinterpret_cast<void*>(entry.first), entry.second);
     });
   }
   streams.clear();
   events.clear();
   modules.clear();
+  // The streams' work is done: a pool's allocation is freed at once, back to its pool.
+  for (const auto& [pointer, allocation] : pooled)
+    pools().free(allocation.pool, pointer, allocation.bytes, nullptr);
   for (const auto& [pointer, allocation] : allocations) {
     if (allocation.host)
       cpu().host_free(pointer);

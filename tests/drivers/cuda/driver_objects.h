@@ -17,14 +17,16 @@
 #include <anygpu/anygpu.h>
 
 #include "driver_context.h"
+#include "tests/drivers/common/driver_memory_pools.h"
 
 namespace anygpu::cuda_test_driver {
 
 struct Allocation {
   Context* context;
   size_t bytes;
-  bool host;             // cuMemAllocHost
-  bool managed = false;  // cuMemAllocManaged: device memory that prefetch and advice take
+  bool host;                   // cuMemAllocHost
+  bool managed = false;        // cuMemAllocManaged: device memory that prefetch and advice take
+  const void* pool = nullptr;  // the pool of a stream-ordered allocation (its block's bytes)
 };
 
 struct ModuleVariable {
@@ -148,8 +150,15 @@ CUresult stream_for_work(Context* context, CUstream stream, std::shared_ptr<Stre
 void synchronize_context(Context* context);
 // The stream the legacy default stream's event records run on; made on first use.
 std::shared_ptr<Stream> default_stream(Context* context);
-// The primary context's reset: everything made in `context` is destroyed.
+// The primary context's reset: everything made in `context` is destroyed (its stream-ordered
+// allocations go back to their pools, freed).
 void destroy_objects(Context* context);
+// Device memory counted against the device's (CUDA_ERROR_OUT_OF_MEMORY beyond it), and its return
+// (driver_memory.cpp): what device allocations and pools' blocks are made of.
+CUresult reserve_device_memory(size_t bytes, void** pointer);
+void release_device_memory(void* pointer, size_t bytes);
+// Stream-ordered allocation's pools (driver_memory_pools.cpp), made on first use.
+test_driver::MemoryPools& pools();
 // Allocations (device and host), streams, events and modules alive.
 long live_objects();
 

@@ -32,6 +32,15 @@ const Entry kEntries[] = {
 // (cuCtxSynchronize, cuCtxGetDevice) gives the newest one the requested version has.
 int introduced_in(Fn fn) {
   switch (fn) {
+    case Fn::cuMemPoolCreate:
+    case Fn::cuMemPoolDestroy:
+    case Fn::cuMemAllocFromPoolAsync:
+    case Fn::cuMemAllocAsync:
+    case Fn::cuMemFreeAsync:
+    case Fn::cuMemPoolTrimTo:
+    case Fn::cuMemPoolSetAttribute:
+    case Fn::cuMemPoolGetAttribute:
+      return 11020;
     case Fn::cuGetProcAddress_v2:
     case Fn::cuLibraryLoadData:
     case Fn::cuLibraryUnload:

@@ -1,5 +1,7 @@
 // hipInit, the versions, the devices, their attributes and properties, and the calling thread's
 // current device. Initialisation is implicit, as in HIP: every call works before hipInit.
+#include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -10,6 +12,17 @@
 
 namespace anygpu::hip_test_driver {
 namespace {
+
+// Per device, the devices whose memory it may use (hipDeviceEnablePeerAccess), a bit each
+// (kMaxDevices is 64).
+std::atomic<uint64_t> peers[kMaxDevices];
+
+// The calling thread's current device, and `peer` as its peer: another device present.
+hipError_t current_and_peer(int peer, int* device) {
+  if (hipError_t r = current_device(device)) return r;
+  if (hipError_t r = require_device(peer)) return r;
+  return peer == *device ? hipErrorInvalidDevice : hipSuccess;
+}
 
 // RDNA (gfx10, gfx11, gfx12) runs wave32 by default; GCN and CDNA (gfx9) wave64.
 int warp_size() {
@@ -232,6 +245,39 @@ ANYGPU_HIP_TEST_API hipError_t hipGetDeviceProperties(void* properties_out, int 
 ANYGPU_HIP_TEST_API hipError_t hipGetDevicePropertiesR0600(void* properties_out, int device) {
   DRIVER_ENTRY(hipGetDevicePropertiesR0600);
   return properties(properties_out, device, true);
+}
+
+// The devices all live in host memory: each reaches every other's. A device is not its own peer.
+ANYGPU_HIP_TEST_API hipError_t hipDeviceCanAccessPeer(int* can_access, int device, int peer) {
+  DRIVER_ENTRY(hipDeviceCanAccessPeer);
+  if (!can_access) return hipErrorInvalidValue;
+  if (hipError_t r = require_device(device)) return r;
+  if (hipError_t r = require_device(peer)) return r;
+  *can_access = device != peer;
+  return hipSuccess;
+}
+
+// Access is one way, from the current device to the peer's memory, and changes nothing but these
+// answers.
+ANYGPU_HIP_TEST_API hipError_t hipDeviceEnablePeerAccess(int peer, unsigned flags) {
+  DRIVER_ENTRY(hipDeviceEnablePeerAccess);
+  if (flags != 0) return hipErrorInvalidValue;
+  int device = 0;
+  if (hipError_t r = current_and_peer(peer, &device)) return r;
+  const uint64_t bit = uint64_t{1} << peer;
+  return peers[device].fetch_or(bit, std::memory_order_acq_rel) & bit
+             ? hipErrorPeerAccessAlreadyEnabled
+             : hipSuccess;
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipDeviceDisablePeerAccess(int peer) {
+  DRIVER_ENTRY(hipDeviceDisablePeerAccess);
+  int device = 0;
+  if (hipError_t r = current_and_peer(peer, &device)) return r;
+  const uint64_t bit = uint64_t{1} << peer;
+  return peers[device].fetch_and(~bit, std::memory_order_acq_rel) & bit
+             ? hipSuccess
+             : hipErrorPeerAccessNotEnabled;
 }
 
 ANYGPU_HIP_TEST_API hipError_t hipDeviceSynchronize() {

@@ -35,6 +35,8 @@ constexpr ResultText kResults[] = {
     {700, "hipErrorIllegalAddress", "an illegal memory access was encountered"},
     {701, "hipErrorLaunchOutOfResources", "too many resources requested for launch"},
     {702, "hipErrorLaunchTimeOut", "the launch timed out and was terminated"},
+    {704, "hipErrorPeerAccessAlreadyEnabled", "peer access is already enabled"},
+    {705, "hipErrorPeerAccessNotEnabled", "peer access has not been enabled"},
     {719, "hipErrorLaunchFailure", "unspecified launch failure"},
     {801, "hipErrorNotSupported", "operation not supported"},
     {999, "hipErrorUnknown", "unknown error"},

@@ -13,27 +13,22 @@ constexpr unsigned kHostMallocFlags = hipHostMallocPortable | hipHostMallocMappe
                                       hipHostMallocCoherent | hipHostMallocNonCoherent;
 
 hipError_t allocate(int device, size_t bytes, bool host, void** pointer, bool managed = false) {
-  Objects& o = objects();
-  if (!host) {
-    std::lock_guard<std::mutex> lock(o.mutex);
-    if (bytes > kDeviceMemoryBytes - o.device_bytes[device]) return hipErrorOutOfMemory;
-    o.device_bytes[device] += bytes;  // reserved before the allocation, so racing calls see it
-  }
   void* allocated = nullptr;
-  const ag_result r =
-      host ? cpu().host_alloc(bytes, &allocated) : cpu().mem_alloc(bytes, &allocated);
-  std::lock_guard<std::mutex> lock(o.mutex);
-  if (r != AG_SUCCESS) {
-    if (!host) o.device_bytes[device] -= bytes;
-    return hipErrorOutOfMemory;
+  if (host) {
+    if (cpu().host_alloc(bytes, &allocated) != AG_SUCCESS) return hipErrorOutOfMemory;
+  } else if (hipError_t r = reserve_device_memory(device, bytes, &allocated)) {
+    return r;
   }
+  Objects& o = objects();
+  std::lock_guard<std::mutex> lock(o.mutex);
   o.allocations[reinterpret_cast<uintptr_t>(allocated)] = Allocation{device, bytes, host, managed};
   *pointer = allocated;
   return hipSuccess;
 }
 
 // Only the start of an allocation of the same kind frees it; NULL frees nothing. As in HIP, the
-// allocation's device finishes its work first.
+// allocation's device finishes its work first; a stream-ordered allocation then goes back to its
+// pool.
 hipError_t release(void* pointer, bool host) {
   if (!pointer) return hipSuccess;
   Objects& o = objects();
@@ -45,12 +40,18 @@ hipError_t release(void* pointer, bool host) {
     device = found->second.device;
   }
   synchronize_device(device);
+  Allocation taken{};
   {
     std::lock_guard<std::mutex> lock(o.mutex);
     const auto found = o.allocations.find(reinterpret_cast<uintptr_t>(pointer));
     if (found == o.allocations.end()) return hipErrorInvalidValue;  // freed meanwhile
-    if (!host) o.device_bytes[device] -= found->second.bytes;
+    taken = found->second;
+    if (!host && !taken.pool) o.device_bytes[device] -= taken.bytes;
     o.allocations.erase(found);
+  }
+  if (taken.pool) {
+    pools().free(taken.pool, pointer, taken.bytes, nullptr);
+    return hipSuccess;
   }
   return from_cpu(host ? cpu().host_free(pointer) : cpu().mem_free(pointer));
 }
@@ -87,6 +88,30 @@ hipError_t copy(CopyKind kind, void* dst, const void* src, size_t bytes, hipStre
   return from_cpu(cpu().copy(kind, dst, src, bytes, on ? on->native : nullptr));
 }
 
+// [pointer, pointer + bytes) inside one device allocation of `device`.
+bool in_device_memory(int device, const void* pointer, size_t bytes) {
+  if (bytes == 0) return true;
+  std::lock_guard<std::mutex> lock(objects().mutex);
+  const Allocation* a = test_driver::allocation_holding(objects().allocations, pointer, bytes);
+  return a && !a->host && a->device == device;
+}
+
+// hipMemcpyPeer(Async): each side device memory of its own device, the work on `stream` (the null
+// stream: the current device's). Peer access need not be enabled, as in HIP.
+hipError_t copy_peer(void* dst, int dst_device, const void* src, int src_device, size_t bytes,
+                     hipStream_t stream) {
+  if (hipError_t r = require_device(dst_device)) return r;
+  if (hipError_t r = require_device(src_device)) return r;
+  if (!in_device_memory(dst_device, dst, bytes) || !in_device_memory(src_device, src, bytes))
+    return hipErrorInvalidValue;
+  int device = 0;
+  std::shared_ptr<Stream> on;
+  if (hipError_t r = stream_for_work(stream, &device, &on)) return r;
+  if (bytes == 0) return hipSuccess;
+  return from_cpu(
+      cpu().copy(CopyKind::device_to_device, dst, src, bytes, on ? on->native : nullptr));
+}
+
 // `count` elements of `size` bytes, the destination aligned to the element.
 hipError_t fill(void* dst, uint32_t value, unsigned size, size_t count, hipStream_t stream) {
   if (reinterpret_cast<uintptr_t>(dst) % size != 0 || count > SIZE_MAX / size ||
@@ -100,6 +125,27 @@ hipError_t fill(void* dst, uint32_t value, unsigned size, size_t count, hipStrea
 }
 
 }  // namespace
+
+hipError_t reserve_device_memory(int device, size_t bytes, void** pointer) {
+  Objects& o = objects();
+  {
+    std::lock_guard<std::mutex> lock(o.mutex);
+    if (bytes > kDeviceMemoryBytes - o.device_bytes[device]) return hipErrorOutOfMemory;
+    o.device_bytes[device] += bytes;  // counted before the allocation, so racing calls see it
+  }
+  if (cpu().mem_alloc(bytes, pointer) == AG_SUCCESS) return hipSuccess;
+  std::lock_guard<std::mutex> lock(o.mutex);
+  o.device_bytes[device] -= bytes;
+  return hipErrorOutOfMemory;
+}
+
+void release_device_memory(int device, void* pointer, size_t bytes) {
+  {
+    std::lock_guard<std::mutex> lock(objects().mutex);
+    objects().device_bytes[device] -= bytes;
+  }
+  cpu().mem_free(pointer);
+}
 
 }  // namespace anygpu::hip_test_driver
 
@@ -211,6 +257,19 @@ ANYGPU_HIP_TEST_API hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDevicep
                                                   size_t bytes, hipStream_t stream) {
   DRIVER_ENTRY(hipMemcpyDtoDAsync);
   return copy(CopyKind::device_to_device, dst, src, bytes, stream);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemcpyPeer(void* dst, int dst_device, const void* src,
+                                             int src_device, size_t bytes) {
+  DRIVER_ENTRY(hipMemcpyPeer);
+  return copy_peer(dst, dst_device, src, src_device, bytes, nullptr);
+}
+
+ANYGPU_HIP_TEST_API hipError_t hipMemcpyPeerAsync(void* dst, int dst_device, const void* src,
+                                                  int src_device, size_t bytes,
+                                                  hipStream_t stream) {
+  DRIVER_ENTRY(hipMemcpyPeerAsync);
+  return copy_peer(dst, dst_device, src, src_device, bytes, stream);
 }
 
 ANYGPU_HIP_TEST_API hipError_t hipMemsetD8(hipDeviceptr_t dst, unsigned char value, size_t count) {

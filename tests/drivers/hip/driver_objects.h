@@ -19,6 +19,7 @@
 
 #include "driver_api.h"
 #include "shim/core/backend.h"
+#include "tests/drivers/common/driver_memory_pools.h"
 
 namespace anygpu::hip_test_driver {
 
@@ -45,8 +46,9 @@ void set_current_device(int device);
 struct Allocation {
   int device;
   size_t bytes;
-  bool host;             // hipHostMalloc
-  bool managed = false;  // hipMallocManaged: device memory that prefetch and advice take
+  bool host;                   // hipHostMalloc
+  bool managed = false;        // hipMallocManaged: device memory that prefetch and advice take
+  const void* pool = nullptr;  // the pool of a stream-ordered allocation (its block's bytes)
 };
 
 struct ModuleVariable {
@@ -128,5 +130,11 @@ void synchronize_device(int device);
 std::shared_ptr<Stream> null_stream(int device);
 // Allocations (device and host), streams, events and modules alive.
 long live_objects();
+// `device`'s memory counted against its size (hipErrorOutOfMemory beyond it), and its return
+// (driver_memory.cpp): what device allocations and pools' blocks are made of.
+hipError_t reserve_device_memory(int device, size_t bytes, void** pointer);
+void release_device_memory(int device, void* pointer, size_t bytes);
+// Stream-ordered allocation's pools (driver_memory_pools.cpp), made on first use.
+test_driver::MemoryPools& pools();
 
 }  // namespace anygpu::hip_test_driver

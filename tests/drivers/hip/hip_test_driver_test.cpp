@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -252,6 +253,497 @@ TEST_F(HipTestDriver, CopiesAndSetsMemoryInsideAllocationsOnly) {
   EXPECT_EQ(hipSuccess, hip.hipFree(a));
   EXPECT_EQ(hipSuccess, hip.hipFree(b));
   EXPECT_EQ(hipSuccess, hip.hipHostFree(host));
+}
+
+// Any two devices can be peers (all live in host memory). Access goes from the current device to
+// another, one way.
+TEST_F(HipTestDriver, PeerAccessIsOneWay) {
+  int can = -1;
+  EXPECT_EQ(hipSuccess, hip.hipDeviceCanAccessPeer(&can, 0, 1));
+  EXPECT_EQ(1, can);
+  EXPECT_EQ(hipSuccess, hip.hipDeviceCanAccessPeer(&can, 1, 0));
+  EXPECT_EQ(1, can);
+  EXPECT_EQ(hipSuccess, hip.hipDeviceCanAccessPeer(&can, 1, 1));
+  EXPECT_EQ(0, can);  // not its own peer
+  EXPECT_EQ(hipErrorInvalidDevice, hip.hipDeviceCanAccessPeer(&can, 0, 2));
+  EXPECT_EQ(hipErrorInvalidDevice, hip.hipDeviceCanAccessPeer(&can, -1, 0));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipDeviceCanAccessPeer(nullptr, 0, 1));
+
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipDeviceEnablePeerAccess(1, 1));
+  EXPECT_EQ(hipErrorInvalidDevice, hip.hipDeviceEnablePeerAccess(0, 0));  // itself
+  EXPECT_EQ(hipErrorInvalidDevice, hip.hipDeviceEnablePeerAccess(2, 0));
+  EXPECT_EQ(hipErrorPeerAccessNotEnabled, hip.hipDeviceDisablePeerAccess(1));
+  EXPECT_EQ(hipSuccess, hip.hipDeviceEnablePeerAccess(1, 0));
+  EXPECT_EQ(hipErrorPeerAccessAlreadyEnabled, hip.hipDeviceEnablePeerAccess(1, 0));
+  // One way: device 1 has not been given device 0's memory.
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(1));
+  EXPECT_EQ(hipErrorPeerAccessNotEnabled, hip.hipDeviceDisablePeerAccess(0));
+  EXPECT_EQ(hipSuccess, hip.hipDeviceEnablePeerAccess(0, 0));
+  EXPECT_EQ(hipSuccess, hip.hipDeviceDisablePeerAccess(0));
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(0));
+  EXPECT_EQ(hipErrorInvalidDevice, hip.hipDeviceDisablePeerAccess(0));
+  EXPECT_EQ(hipErrorInvalidDevice, hip.hipDeviceDisablePeerAccess(2));
+
+  // An injected failure changes nothing.
+  ASSERT_EQ(0, d.fail("hipDeviceCanAccessPeer", hipErrorInvalidDevice, 1));
+  ASSERT_EQ(0, d.fail("hipDeviceDisablePeerAccess", hipErrorInvalidValue, 1));
+  ASSERT_EQ(0, d.fail("hipDeviceEnablePeerAccess", hipErrorInvalidValue, 1));
+  can = -1;
+  EXPECT_EQ(hipErrorInvalidDevice, hip.hipDeviceCanAccessPeer(&can, 0, 1));
+  EXPECT_EQ(-1, can);
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipDeviceDisablePeerAccess(1));
+  EXPECT_EQ(hipSuccess, hip.hipDeviceDisablePeerAccess(1));  // still enabled until now
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipDeviceEnablePeerAccess(1, 0));
+  EXPECT_EQ(hipErrorPeerAccessNotEnabled, hip.hipDeviceDisablePeerAccess(1));  // as it was
+
+  EXPECT_STREQ("hipErrorPeerAccessAlreadyEnabled",
+               hip.hipGetErrorName(hipErrorPeerAccessAlreadyEnabled));
+  EXPECT_STREQ("peer access has not been enabled",
+               hip.hipGetErrorString(hipErrorPeerAccessNotEnabled));
+}
+
+// hipMemcpyPeer(Async): device memory of one device into another's, peer access enabled or not,
+// each side inside an allocation of its own device; the async one in order on its stream.
+TEST_F(HipTestDriver, CopiesBetweenTwoDevicesMemory) {
+  constexpr int n = 256;
+  constexpr size_t bytes = n * sizeof(int);
+  void *a = nullptr, *b = nullptr, *host = nullptr;
+  hipStream_t stream = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipMalloc(&a, bytes));  // device 0's
+  ASSERT_EQ(hipSuccess, hip.hipHostMalloc(&host, bytes, hipHostMallocDefault));
+  ASSERT_EQ(hipSuccess, hip.hipStreamCreateWithFlags(&stream, hipStreamNonBlocking));
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(1));
+  ASSERT_EQ(hipSuccess, hip.hipMalloc(&b, bytes));  // device 1's
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(0));
+
+  std::vector<int> in(n), next(n), out(n, -1);
+  for (int i = 0; i < n; ++i) {
+    in[i] = i * 7;
+    next[i] = -i;
+  }
+  ASSERT_EQ(hipSuccess, hip.hipMemcpyHtoD(a, in.data(), bytes));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyPeer(b, 1, a, 0, bytes));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyDtoH(out.data(), b, bytes));
+  EXPECT_EQ(in, out);
+  // Between the copies queued before and after it, into b from its second element on.
+  int* b1 = static_cast<int*>(b) + 1;
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyHtoDAsync(a, next.data(), bytes, stream));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyPeerAsync(b1, 1, a, 0, bytes - sizeof(int), stream));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyDtoHAsync(out.data(), b, bytes, stream));
+  EXPECT_EQ(hipSuccess, hip.hipStreamSynchronize(stream));
+  EXPECT_EQ(in[0], out[0]);
+  EXPECT_EQ(std::vector<int>(next.begin(), next.end() - 1),
+            std::vector<int>(out.begin() + 1, out.end()));
+  // Back the other way, on the null stream.
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyPeerAsync(a, 0, b, 1, bytes, nullptr));
+  std::vector<int> back(n, -1);
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyDtoH(back.data(), a, bytes));
+  EXPECT_EQ(out, back);
+
+  // Each side inside one device allocation of its own device.
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemcpyPeer(b, 0, a, 0, bytes));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemcpyPeer(b, 1, a, 1, bytes));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemcpyPeer(b1, 1, a, 0, bytes));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemcpyPeer(b, 1, host, 0, bytes));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemcpyPeerAsync(out.data(), 1, a, 0, 4, stream));
+  EXPECT_EQ(hipErrorInvalidDevice, hip.hipMemcpyPeer(b, 2, a, 0, bytes));
+  EXPECT_EQ(hipErrorInvalidDevice, hip.hipMemcpyPeerAsync(b, 1, a, -1, bytes, stream));
+  int unknown = 0;
+  EXPECT_EQ(hipErrorInvalidHandle,
+            hip.hipMemcpyPeerAsync(b, 1, a, 0, bytes, reinterpret_cast<hipStream_t>(&unknown)));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyPeer(nullptr, 1, nullptr, 0, 0));  // nothing to copy
+
+  // An injected failure copies nothing.
+  ASSERT_EQ(hipSuccess, hip.hipMemsetD8(b, 0, bytes));
+  ASSERT_EQ(0, d.fail("hipMemcpyPeer", hipErrorIllegalAddress, 1));
+  ASSERT_EQ(0, d.fail("hipMemcpyPeerAsync", hipErrorIllegalAddress, 1));
+  EXPECT_EQ(hipErrorIllegalAddress, hip.hipMemcpyPeer(b, 1, a, 0, bytes));
+  EXPECT_EQ(hipErrorIllegalAddress, hip.hipMemcpyPeerAsync(b, 1, a, 0, bytes, stream));
+  EXPECT_EQ(hipSuccess, hip.hipStreamSynchronize(stream));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyDtoH(out.data(), b, bytes));
+  EXPECT_EQ(std::vector<int>(n, 0), out);
+
+  EXPECT_EQ(hipSuccess, hip.hipStreamDestroy(stream));
+  EXPECT_EQ(hipSuccess, hip.hipFree(b));
+  EXPECT_EQ(hipSuccess, hip.hipFree(a));
+  EXPECT_EQ(hipSuccess, hip.hipHostFree(host));
+}
+
+// A pool of `device`'s memory, as anygpu asks for one.
+hipMemPoolProps pool_props(int device) {
+  hipMemPoolProps props{};
+  props.allocType = hipMemAllocationTypePinned;
+  props.location.type = hipMemLocationTypeDevice;
+  props.location.id = device;
+  return props;
+}
+
+// A stream callback that holds its stream until `*flag` is set.
+void wait_for_flag(hipStream_t, hipError_t, void* flag) {
+  while (!static_cast<std::atomic<bool>*>(flag)->load()) std::this_thread::yield();
+}
+
+uint64_t pool_attribute(const HipFunctions& hip, hipMemPool_t pool, hipMemPoolAttr attribute) {
+  uint64_t value = ~uint64_t{0};
+  EXPECT_EQ(hipSuccess, hip.hipMemPoolGetAttribute(pool, attribute, &value));
+  return value;
+}
+
+// Of the calling thread's current device.
+size_t free_device_bytes(const HipFunctions& hip) {
+  size_t free_bytes = 0, total_bytes = 0;
+  EXPECT_EQ(hipSuccess, hip.hipMemGetInfo(&free_bytes, &total_bytes));
+  return free_bytes;
+}
+
+// Stream-ordered allocation from a pool: device memory from the call on, the block the pool's
+// again in the stream's order (at once for the stream that freed it), counted in whole 256-byte
+// blocks as used while allocated and reserved while the pool keeps it.
+TEST_F(HipTestDriver, PoolsHandOutMemoryInStreamOrder) {
+  const hipMemPoolProps props = pool_props(0);
+  hipMemPool_t pool = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipMemPoolCreate(&pool, &props));
+  hipStream_t stream = nullptr, other = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipStreamCreateWithFlags(&stream, hipStreamNonBlocking));
+  ASSERT_EQ(hipSuccess, hip.hipStreamCreateWithFlags(&other, hipStreamNonBlocking));
+  constexpr int n = 250;  // 1000 bytes, a block of 1024
+  void* plain = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipMalloc(&plain, n * sizeof(int)));
+  EXPECT_EQ(0u, pool_attribute(hip, pool, hipMemPoolAttrReleaseThreshold));
+  EXPECT_EQ(0u, pool_attribute(hip, pool, hipMemPoolAttrUsedMemCurrent));
+  EXPECT_EQ(0u, pool_attribute(hip, pool, hipMemPoolAttrReservedMemCurrent));
+  const size_t free_before = free_device_bytes(hip);
+
+  void* p = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipMallocFromPoolAsync(&p, n * sizeof(int), pool, stream));
+  EXPECT_NE(nullptr, p);
+  EXPECT_EQ(0, d.device_of(p));
+  EXPECT_EQ(1024u, pool_attribute(hip, pool, hipMemPoolAttrUsedMemCurrent));
+  EXPECT_EQ(1024u, pool_attribute(hip, pool, hipMemPoolAttrReservedMemCurrent));
+  EXPECT_EQ(free_before - 1024, free_device_bytes(hip));
+  EXPECT_EQ(4, d.live_objects());  // two streams and two allocations
+
+  // Device memory: memsets and copies take it, up to its block's end.
+  std::vector<int> out(n, -1);
+  EXPECT_EQ(hipSuccess, hip.hipMemsetD32Async(p, 0x600d, n, stream));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyDtoDAsync(plain, p, n * sizeof(int), stream));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyDtoHAsync(out.data(), plain, n * sizeof(int), stream));
+  EXPECT_EQ(hipSuccess, hip.hipStreamSynchronize(stream));
+  EXPECT_EQ(std::vector<int>(n, 0x600d), out);
+  EXPECT_EQ(hipSuccess, hip.hipMemsetD32(p, 7, 256));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemsetD32(p, 7, 257));
+
+  // The free waits its turn on the stream, held here by a callback: the block stays reserved,
+  // another stream gets a block of its own, the freeing stream this one at once.
+  std::atomic<bool> go{false};
+  ASSERT_EQ(hipSuccess, hip.hipStreamAddCallback(stream, wait_for_flag, &go, 0));
+  ASSERT_EQ(hipSuccess, hip.hipFreeAsync(p, stream));
+  EXPECT_EQ(0u, pool_attribute(hip, pool, hipMemPoolAttrUsedMemCurrent));
+  EXPECT_EQ(1024u, pool_attribute(hip, pool, hipMemPoolAttrReservedMemCurrent));
+  EXPECT_EQ(3, d.live_objects());
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemsetD8(p, 0, 1));  // no longer memory
+  EXPECT_EQ(-1, d.device_of(p));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipFreeAsync(p, stream));
+  void *q = nullptr, *r = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipMallocFromPoolAsync(&q, 600, pool, other));  // 768 bytes
+  EXPECT_NE(p, q);
+  ASSERT_EQ(hipSuccess, hip.hipMallocFromPoolAsync(&r, 1000, pool, stream));
+  EXPECT_EQ(p, r);
+  EXPECT_EQ(1792u, pool_attribute(hip, pool, hipMemPoolAttrUsedMemCurrent));
+  EXPECT_EQ(1792u, pool_attribute(hip, pool, hipMemPoolAttrReservedMemCurrent));
+  go = true;
+  EXPECT_EQ(hipSuccess, hip.hipMemsetD8Async(r, 1, 1000, stream));
+
+  // Release threshold 0: each block goes back once its free has completed.
+  ASSERT_EQ(hipSuccess, hip.hipFreeAsync(r, stream));
+  ASSERT_EQ(hipSuccess, hip.hipFreeAsync(q, other));
+  ASSERT_EQ(hipSuccess, hip.hipStreamSynchronize(stream));
+  ASSERT_EQ(hipSuccess, hip.hipStreamSynchronize(other));
+  EXPECT_EQ(0u, pool_attribute(hip, pool, hipMemPoolAttrUsedMemCurrent));
+  EXPECT_EQ(0u, pool_attribute(hip, pool, hipMemPoolAttrReservedMemCurrent));
+  EXPECT_EQ(free_before, free_device_bytes(hip));
+
+  // Within a threshold of 4096 bytes the pool keeps what it can: of a 2048 and a 4096-byte block
+  // freed (6144 reserved), the larger stays and serves a later 3000-byte request on any stream.
+  uint64_t threshold = 4096;
+  ASSERT_EQ(hipSuccess,
+            hip.hipMemPoolSetAttribute(pool, hipMemPoolAttrReleaseThreshold, &threshold));
+  EXPECT_EQ(4096u, pool_attribute(hip, pool, hipMemPoolAttrReleaseThreshold));
+  void *a = nullptr, *b = nullptr, *c = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipMallocFromPoolAsync(&a, 2048, pool, stream));
+  ASSERT_EQ(hipSuccess, hip.hipMallocFromPoolAsync(&b, 4096, pool, stream));
+  EXPECT_EQ(6144u, pool_attribute(hip, pool, hipMemPoolAttrReservedMemCurrent));
+  ASSERT_EQ(hipSuccess, hip.hipFreeAsync(a, stream));
+  ASSERT_EQ(hipSuccess, hip.hipFreeAsync(b, stream));
+  ASSERT_EQ(hipSuccess, hip.hipStreamSynchronize(stream));
+  EXPECT_EQ(0u, pool_attribute(hip, pool, hipMemPoolAttrUsedMemCurrent));
+  EXPECT_EQ(4096u, pool_attribute(hip, pool, hipMemPoolAttrReservedMemCurrent));
+  EXPECT_EQ(free_before - 4096, free_device_bytes(hip));
+  ASSERT_EQ(hipSuccess, hip.hipMallocFromPoolAsync(&c, 3000, pool, other));
+  EXPECT_EQ(b, c);
+  EXPECT_EQ(4096u, pool_attribute(hip, pool, hipMemPoolAttrUsedMemCurrent));
+  EXPECT_EQ(4096u, pool_attribute(hip, pool, hipMemPoolAttrReservedMemCurrent));
+
+  // Trimming gives back kept blocks, never what is allocated (here with no threshold to keep
+  // within).
+  threshold = ~uint64_t{0};
+  ASSERT_EQ(hipSuccess,
+            hip.hipMemPoolSetAttribute(pool, hipMemPoolAttrReleaseThreshold, &threshold));
+  ASSERT_EQ(hipSuccess, hip.hipMallocFromPoolAsync(&a, 1024, pool, other));
+  ASSERT_EQ(hipSuccess, hip.hipFreeAsync(c, other));
+  ASSERT_EQ(hipSuccess, hip.hipStreamSynchronize(other));
+  EXPECT_EQ(1024u, pool_attribute(hip, pool, hipMemPoolAttrUsedMemCurrent));
+  EXPECT_EQ(5120u, pool_attribute(hip, pool, hipMemPoolAttrReservedMemCurrent));
+  EXPECT_EQ(hipSuccess, hip.hipMemPoolTrimTo(pool, 8192));
+  EXPECT_EQ(5120u, pool_attribute(hip, pool, hipMemPoolAttrReservedMemCurrent));
+  EXPECT_EQ(hipSuccess, hip.hipMemPoolTrimTo(pool, 0));
+  EXPECT_EQ(1024u, pool_attribute(hip, pool, hipMemPoolAttrReservedMemCurrent));
+  // hipFree frees it too, its device's work done first; the block stays kept.
+  EXPECT_EQ(hipSuccess, hip.hipMemsetD8Async(a, 3, 1024, other));
+  EXPECT_EQ(hipSuccess, hip.hipFree(a));
+  EXPECT_EQ(0u, pool_attribute(hip, pool, hipMemPoolAttrUsedMemCurrent));
+  EXPECT_EQ(1024u, pool_attribute(hip, pool, hipMemPoolAttrReservedMemCurrent));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipFreeAsync(a, other));
+
+  // Destroyed, the pool gives back what it keeps.
+  EXPECT_EQ(hipSuccess, hip.hipMemPoolDestroy(pool));
+  EXPECT_EQ(free_before, free_device_bytes(hip));
+  EXPECT_EQ(hipSuccess, hip.hipStreamDestroy(other));
+  EXPECT_EQ(hipSuccess, hip.hipStreamDestroy(stream));
+  EXPECT_EQ(hipSuccess, hip.hipFree(plain));
+}
+
+// hipMallocAsync takes the default pool of the stream's device (release threshold 0), and the
+// null stream frees at once; a pool's memory is its own device's, whatever the stream.
+TEST_F(HipTestDriver, DefaultPoolsAndAnotherDevicesPool) {
+  hipStream_t stream = nullptr, on_one = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipStreamCreateWithFlags(&stream, 0));
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(1));
+  ASSERT_EQ(hipSuccess, hip.hipStreamCreateWithFlags(&on_one, 0));
+  const size_t free_one = free_device_bytes(hip);
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(0));
+  const size_t free_before = free_device_bytes(hip);
+  void *a = nullptr, *b = nullptr, *c = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipMallocAsync(&a, 4096, stream));
+  ASSERT_EQ(hipSuccess, hip.hipMallocAsync(&b, 100, nullptr));  // the null stream
+  ASSERT_EQ(hipSuccess, hip.hipMallocAsync(&c, 100, on_one));   // device 1's default pool
+  EXPECT_EQ(0, d.device_of(a));
+  EXPECT_EQ(1, d.device_of(c));
+  EXPECT_EQ(free_before - 4096 - 256, free_device_bytes(hip));
+  std::vector<unsigned char> out(4096, 0);
+  EXPECT_EQ(hipSuccess, hip.hipMemsetD8Async(a, 0x5a, 4096, stream));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyDtoHAsync(out.data(), a, 4096, stream));
+  EXPECT_EQ(hipSuccess, hip.hipStreamSynchronize(stream));
+  EXPECT_EQ(std::vector<unsigned char>(4096, 0x5a), out);
+  EXPECT_EQ(hipSuccess, hip.hipFreeAsync(b, nullptr));
+  EXPECT_EQ(free_before - 4096, free_device_bytes(hip));  // given back at once
+  EXPECT_EQ(hipSuccess, hip.hipFreeAsync(c, on_one));
+  EXPECT_EQ(hipSuccess, hip.hipStreamSynchronize(on_one));
+
+  // Held pending on its stream, the block serves that stream again at once.
+  std::atomic<bool> go{false};
+  void* again = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipStreamAddCallback(stream, wait_for_flag, &go, 0));
+  ASSERT_EQ(hipSuccess, hip.hipFreeAsync(a, stream));
+  ASSERT_EQ(hipSuccess, hip.hipMallocAsync(&again, 4000, stream));
+  EXPECT_EQ(a, again);
+  go = true;
+  ASSERT_EQ(hipSuccess, hip.hipFreeAsync(again, stream));
+  ASSERT_EQ(hipSuccess, hip.hipStreamSynchronize(stream));
+  EXPECT_EQ(free_before, free_device_bytes(hip));
+  EXPECT_EQ(2, d.live_objects());
+
+  // Device 1's pool, used on device 0's stream: the memory is device 1's.
+  const hipMemPoolProps props = pool_props(1);
+  hipMemPool_t pool = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipMemPoolCreate(&pool, &props));
+  void *there = nullptr, *here = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipMallocFromPoolAsync(&there, 64, pool, stream));
+  ASSERT_EQ(hipSuccess, hip.hipMalloc(&here, 64));
+  EXPECT_EQ(1, d.device_of(there));
+  EXPECT_EQ(hipSuccess, hip.hipMemcpyPeer(there, 1, here, 0, 64));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemcpyPeer(there, 0, here, 0, 64));
+  EXPECT_EQ(free_before - 64, free_device_bytes(hip));
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(1));
+  EXPECT_EQ(free_one - 256, free_device_bytes(hip));
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(0));
+  // Destroyed with an allocation live: the handle goes at once, the pool once it is freed.
+  EXPECT_EQ(hipSuccess, hip.hipMemPoolDestroy(pool));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPoolDestroy(pool));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPoolTrimTo(pool, 0));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMallocFromPoolAsync(&b, 64, pool, stream));
+  EXPECT_EQ(hipSuccess, hip.hipMemsetD8(there, 1, 64));
+  EXPECT_EQ(hipSuccess, hip.hipFreeAsync(there, stream));
+  EXPECT_EQ(hipSuccess, hip.hipStreamSynchronize(stream));
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(1));
+  EXPECT_EQ(free_one, free_device_bytes(hip));
+  ASSERT_EQ(hipSuccess, hip.hipSetDevice(0));
+  EXPECT_EQ(hipSuccess, hip.hipFree(here));
+  EXPECT_EQ(hipSuccess, hip.hipStreamDestroy(on_one));
+  EXPECT_EQ(hipSuccess, hip.hipStreamDestroy(stream));
+}
+
+// Every error the pool calls have, as HIP's checks give them, and injected failures that change
+// nothing.
+TEST_F(HipTestDriver, PoolCallsRefuseWhatHipRefuses) {
+  hipMemPool_t pool = nullptr;
+  hipMemPoolProps props = pool_props(0);
+  props.allocType = 0;
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPoolCreate(&pool, &props));
+  props = pool_props(0);
+  props.location.type = 0;
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPoolCreate(&pool, &props));
+  for (int device : {-1, 2}) {
+    props = pool_props(device);
+    EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPoolCreate(&pool, &props)) << device;
+  }
+  props = pool_props(0);
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPoolCreate(nullptr, &props));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPoolCreate(&pool, nullptr));
+  EXPECT_EQ(nullptr, pool);
+  ASSERT_EQ(hipSuccess, hip.hipMemPoolCreate(&pool, &props));
+
+  int unknown = 0;
+  const auto bogus_pool = reinterpret_cast<hipMemPool_t>(&unknown);
+  const auto bogus_stream = reinterpret_cast<hipStream_t>(&unknown);
+  hipStream_t stream = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipStreamCreateWithFlags(&stream, 0));
+
+  void* p = &unknown;
+  EXPECT_EQ(hipSuccess, hip.hipMallocFromPoolAsync(&p, 0, pool, stream));  // NULL, as HIP gives
+  EXPECT_EQ(nullptr, p);
+  p = &unknown;
+  EXPECT_EQ(hipSuccess, hip.hipMallocAsync(&p, 0, stream));
+  EXPECT_EQ(nullptr, p);
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMallocFromPoolAsync(nullptr, 64, pool, stream));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMallocFromPoolAsync(&p, 64, nullptr, stream));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMallocFromPoolAsync(&p, 64, bogus_pool, stream));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMallocFromPoolAsync(&p, 64, pool, bogus_stream));
+  EXPECT_EQ(hipErrorOutOfMemory, hip.hipMallocFromPoolAsync(&p, size_t{32} << 30, pool, stream));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMallocAsync(nullptr, 64, stream));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMallocAsync(&p, 64, bogus_stream));
+  EXPECT_EQ(hipErrorOutOfMemory, hip.hipMallocAsync(&p, size_t{32} << 30, stream));
+  EXPECT_EQ(nullptr, p);
+  EXPECT_EQ(0u, pool_attribute(hip, pool, hipMemPoolAttrReservedMemCurrent));
+
+  // hipFreeAsync takes the start of a live stream-ordered allocation only.
+  void* plain = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipMalloc(&plain, 64));
+  ASSERT_EQ(hipSuccess, hip.hipMallocFromPoolAsync(&p, 512, pool, stream));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipFreeAsync(plain, stream));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipFreeAsync(static_cast<char*>(p) + 256, stream));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipFreeAsync(nullptr, stream));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipFreeAsync(p, bogus_stream));
+  EXPECT_EQ(512u, pool_attribute(hip, pool, hipMemPoolAttrUsedMemCurrent));  // still live
+
+  // Attributes: the threshold is read and set, the counts only read, nothing else.
+  uint64_t value = 1;
+  EXPECT_EQ(hipErrorInvalidValue,
+            hip.hipMemPoolSetAttribute(pool, hipMemPoolAttrReservedMemCurrent, &value));
+  EXPECT_EQ(hipErrorInvalidValue,
+            hip.hipMemPoolSetAttribute(pool, hipMemPoolAttrUsedMemCurrent, &value));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPoolSetAttribute(pool, 1, &value));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPoolGetAttribute(pool, 1, &value));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPoolGetAttribute(pool, 6, &value));
+  EXPECT_EQ(hipErrorInvalidValue,
+            hip.hipMemPoolSetAttribute(pool, hipMemPoolAttrReleaseThreshold, nullptr));
+  EXPECT_EQ(hipErrorInvalidValue,
+            hip.hipMemPoolGetAttribute(pool, hipMemPoolAttrUsedMemCurrent, nullptr));
+  EXPECT_EQ(hipErrorInvalidValue,
+            hip.hipMemPoolGetAttribute(bogus_pool, hipMemPoolAttrUsedMemCurrent, &value));
+  EXPECT_EQ(hipErrorInvalidValue,
+            hip.hipMemPoolSetAttribute(nullptr, hipMemPoolAttrReleaseThreshold, &value));
+  EXPECT_EQ(1u, value);
+  EXPECT_EQ(0u, pool_attribute(hip, pool, hipMemPoolAttrReleaseThreshold));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPoolTrimTo(bogus_pool, 0));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPoolTrimTo(nullptr, 0));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPoolDestroy(bogus_pool));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPoolDestroy(nullptr));
+
+  // An injected failure does nothing: no pool, no memory, no free, no value, no destroy.
+  hipMemPool_t none = nullptr;
+  void* q = nullptr;
+  ASSERT_EQ(0, d.fail("hipMemPoolCreate", hipErrorOutOfMemory, 1));
+  ASSERT_EQ(0, d.fail("hipMallocFromPoolAsync", hipErrorOutOfMemory, 1));
+  ASSERT_EQ(0, d.fail("hipMallocAsync", hipErrorOutOfMemory, 1));
+  ASSERT_EQ(0, d.fail("hipFreeAsync", hipErrorIllegalAddress, 1));
+  ASSERT_EQ(0, d.fail("hipMemPoolGetAttribute", hipErrorNotSupported, 1));
+  ASSERT_EQ(0, d.fail("hipMemPoolSetAttribute", hipErrorNotSupported, 1));
+  ASSERT_EQ(0, d.fail("hipMemPoolTrimTo", hipErrorNotSupported, 1));
+  ASSERT_EQ(0, d.fail("hipMemPoolDestroy", hipErrorInvalidValue, 1));
+  EXPECT_EQ(hipErrorOutOfMemory, hip.hipMemPoolCreate(&none, &props));
+  EXPECT_EQ(nullptr, none);
+  EXPECT_EQ(hipErrorOutOfMemory, hip.hipMallocFromPoolAsync(&q, 64, pool, stream));
+  EXPECT_EQ(hipErrorOutOfMemory, hip.hipMallocAsync(&q, 64, stream));
+  EXPECT_EQ(nullptr, q);
+  EXPECT_EQ(hipErrorIllegalAddress, hip.hipFreeAsync(p, stream));
+  value = 7;
+  EXPECT_EQ(hipErrorNotSupported,
+            hip.hipMemPoolGetAttribute(pool, hipMemPoolAttrUsedMemCurrent, &value));
+  EXPECT_EQ(7u, value);
+  EXPECT_EQ(hipErrorNotSupported,
+            hip.hipMemPoolSetAttribute(pool, hipMemPoolAttrReleaseThreshold, &value));
+  EXPECT_EQ(0u, pool_attribute(hip, pool, hipMemPoolAttrReleaseThreshold));
+  EXPECT_EQ(512u, pool_attribute(hip, pool, hipMemPoolAttrUsedMemCurrent));
+  EXPECT_EQ(hipErrorNotSupported, hip.hipMemPoolTrimTo(pool, 0));
+  EXPECT_EQ(hipErrorInvalidValue, hip.hipMemPoolDestroy(pool));
+  EXPECT_EQ(3, d.live_objects());  // the stream, `plain` and `p`
+  EXPECT_EQ(hipSuccess, hip.hipFreeAsync(p, stream));
+  EXPECT_EQ(hipSuccess, hip.hipStreamSynchronize(stream));
+  EXPECT_EQ(0u, pool_attribute(hip, pool, hipMemPoolAttrReservedMemCurrent));
+  EXPECT_EQ(hipSuccess, hip.hipMemPoolDestroy(pool));
+
+  // Found by name, as any function.
+  for (const char* name :
+       {"hipMemPoolCreate", "hipMemPoolDestroy", "hipMallocFromPoolAsync", "hipMallocAsync",
+        "hipFreeAsync", "hipMemPoolTrimTo", "hipMemPoolSetAttribute", "hipMemPoolGetAttribute"}) {
+    void* pointer = nullptr;
+    hipDriverProcAddressQueryResult status = -1;
+    EXPECT_EQ(hipSuccess, d.get_proc_address(name, &pointer, 602, 0, &status)) << name;
+    EXPECT_EQ(dlsym(d.handle, name), pointer) << name;
+  }
+
+  EXPECT_EQ(hipSuccess, hip.hipFree(plain));
+  EXPECT_EQ(hipSuccess, hip.hipStreamDestroy(stream));
+}
+
+// Many threads allocating and freeing on their own streams from one pool and the default one.
+TEST_F(HipTestDriver, PoolsServeManyThreads) {
+  const hipMemPoolProps props = pool_props(0);
+  hipMemPool_t pool = nullptr;
+  ASSERT_EQ(hipSuccess, hip.hipMemPoolCreate(&pool, &props));
+  uint64_t threshold = 1 << 20;
+  ASSERT_EQ(hipSuccess,
+            hip.hipMemPoolSetAttribute(pool, hipMemPoolAttrReleaseThreshold, &threshold));
+  const size_t free_before = free_device_bytes(hip);
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      auto check = [&](hipError_t r) { failures += r != hipSuccess; };
+      hipStream_t stream = nullptr;
+      check(hip.hipStreamCreateWithFlags(&stream, hipStreamNonBlocking));
+      for (int i = 0; i < 50; ++i) {
+        const int value = t * 1000 + i;
+        const size_t count = 64 + 32 * ((t + i) % 7);
+        void* p = nullptr;
+        check(i % 2 ? hip.hipMallocAsync(&p, count * 4, stream)
+                    : hip.hipMallocFromPoolAsync(&p, count * 4, pool, stream));
+        std::vector<int> out(count, 0);
+        check(hip.hipMemsetD32Async(p, value, count, stream));
+        check(hip.hipMemcpyDtoHAsync(out.data(), p, count * 4, stream));
+        check(hip.hipFreeAsync(p, stream));
+        check(hip.hipStreamSynchronize(stream));
+        for (int got : out) failures += got != value;
+      }
+      check(hip.hipStreamDestroy(stream));
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(0, failures.load());
+  EXPECT_EQ(0u, pool_attribute(hip, pool, hipMemPoolAttrUsedMemCurrent));
+  EXPECT_EQ(hipSuccess, hip.hipMemPoolDestroy(pool));
+  EXPECT_EQ(free_before, free_device_bytes(hip));  // the default pool keeps nothing either
 }
 
 // hipMemcpy2D: rows of one pitch into rows of another, and nothing between them touched.
@@ -634,6 +1126,8 @@ TEST(HipTestDriverHip5, HasNeitherGetProcAddressNorTheHip6Layout) {
   ASSERT_NE(nullptr, d.handle) << dlerror();
   EXPECT_EQ(nullptr, d.get_proc_address);
   EXPECT_EQ(nullptr, reinterpret_cast<void*>(d.hip.hipGetDevicePropertiesR0600));
+  EXPECT_NE(nullptr, reinterpret_cast<void*>(d.hip.hipMemcpyPeerAsync));      // HIP 5.2 has them
+  EXPECT_NE(nullptr, reinterpret_cast<void*>(d.hip.hipMallocFromPoolAsync));  // and pools
   EXPECT_EQ(hipErrorNoDevice, d.hip.hipInit(0));  // ANYGPU_HIP_TEST_FAIL=hipInit:100
   EXPECT_EQ(hipSuccess, d.hip.hipInit(0));        // once
   int version = 0;
@@ -672,6 +1166,13 @@ TEST(HipTestDriverIncomplete, LacksTwoRequiredFunctionsAndHasNoDevice) {
   void* pointer = nullptr;
   EXPECT_EQ(hipErrorNoDevice, d.hip.hipMalloc(&pointer, 16));
   EXPECT_EQ(hipErrorNoDevice, d.hip.hipSetDevice(0));
+  EXPECT_NE(nullptr, reinterpret_cast<void*>(d.hip.hipDeviceEnablePeerAccess));
+  EXPECT_EQ(hipErrorInvalidDevice, d.hip.hipDeviceCanAccessPeer(&count, 0, 0));
+  EXPECT_EQ(hipErrorNoDevice, d.hip.hipDeviceEnablePeerAccess(0, 0));
+  const hipMemPoolProps props = pool_props(0);
+  hipMemPool_t pool = nullptr;
+  EXPECT_EQ(hipErrorInvalidValue, d.hip.hipMemPoolCreate(&pool, &props));
+  EXPECT_EQ(hipErrorNoDevice, d.hip.hipMallocAsync(&pointer, 16, nullptr));
 }
 
 }  // namespace

@@ -140,6 +140,16 @@ ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t device,
   return ZE_RESULT_SUCCESS;
 }
 
+// Level Zero answers true for a device with itself, and the one device is all there is.
+ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t device, ze_device_handle_t peer,
+                                  ze_bool_t* value) {
+  DRIVER_ENTRY(zeDeviceCanAccessPeer);
+  if (!is_device(device) || !is_device(peer)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!value) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *value = 1;
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t zeContextCreate(ze_driver_handle_t driver, const ze_context_desc_t* desc,
                             ze_context_handle_t* context) {
   DRIVER_ENTRY(zeContextCreate);

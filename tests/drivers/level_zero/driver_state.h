@@ -29,6 +29,7 @@ using namespace anygpu::level_zero;
   X(zeDeviceGetComputeProperties) \
   X(zeDeviceGetMemoryProperties) \
   X(zeDeviceGetMemoryAccessProperties) \
+  X(zeDeviceCanAccessPeer) \
   X(zeContextCreate) \
   X(zeContextDestroy) \
   X(zeMemAllocDevice) \

@@ -43,7 +43,8 @@ ANYGPU_L0_TABLE(zeGetDriverProcAddrTable, put(table, 0, zeDriverGet);
 ANYGPU_L0_TABLE(zeGetDeviceProcAddrTable, put(table, 0, zeDeviceGet);
                 put(table, 2, zeDeviceGetProperties); put(table, 3, zeDeviceGetComputeProperties);
                 put(table, 6, zeDeviceGetMemoryProperties);
-                put(table, 7, zeDeviceGetMemoryAccessProperties))
+                put(table, 7, zeDeviceGetMemoryAccessProperties);
+                put(table, 12, zeDeviceCanAccessPeer))
 ANYGPU_L0_TABLE(zeGetContextProcAddrTable, put(table, 0, zeContextCreate);
                 put(table, 1, zeContextDestroy))
 ANYGPU_L0_TABLE(
