@@ -168,8 +168,9 @@ typedef struct ag_device_properties {
   uint64_t l2_cache_bytes;                /* 0 where unknown */
   int managed_memory;                     /* the driver can allocate memory host and device share */
   int concurrent_managed_access;          /* host and device may touch managed memory at once */
-  int stream_ordered_allocation;          /* the driver has a stream-ordered allocator */
-  int host_functions;                     /* agLaunchHostFunc works: 1 on every device */
+  int stream_ordered_allocation; /* agMemAllocAsync and the pools use the driver's own allocator
+                                    (CUDA, HIP); 0: anygpu's pool serves them (they work alike) */
+  int host_functions;            /* agLaunchHostFunc works: 1 on every device */
   int driver_version; /* cuDriverGetVersion's, hipDriverGetVersion's, the Level Zero API version
                          (major << 16 | minor); anygpu's (agGetVersion) on the CPU */
 } ag_device_properties;
@@ -344,6 +345,38 @@ typedef struct ag_memcpy_3d {
 } ag_memcpy_3d;
 AG_API ag_result agMemcpy3D(const ag_memcpy_3d* copy);
 AG_API ag_result agMemcpy3DAsync(const ag_memcpy_3d* copy, ag_stream stream);
+
+/* ------------------------------------------------------------------------------------------------
+ * Several devices
+ *
+ * Peer access lets one device's kernels use memory another device allocated (CUDA's and HIP's peer
+ * access; Level Zero devices of one driver). Only GPUs of one backend can be peers. agMemcpyPeer
+ * copies between any two devices, of one backend or of two: directly where the driver can, else
+ * through pinned host memory, and with a single copy where one side is the CPU device (its memory
+ * is the host's).
+ * ---------------------------------------------------------------------------------------------- */
+/* `*can_access` is 1 where agDeviceEnablePeerAccess(device, peer) can give `device`'s kernels
+ * access to `peer`'s memory, else 0: always 0 for one device with itself and for devices of two
+ * backends. */
+AG_API ag_result agDeviceCanAccessPeer(ag_device device, ag_device peer, int* can_access);
+/* From now on `device`'s kernels and copies may use memory allocated on `peer` (one direction, as
+ * cuCtxEnablePeerAccess). `flags` must be 0. Enabling it again succeeds and changes nothing.
+ * AG_ERROR_NOT_SUPPORTED where agDeviceCanAccessPeer says 0; AG_ERROR_INVALID_VALUE for one
+ * device with itself. */
+AG_API ag_result agDeviceEnablePeerAccess(ag_device device, ag_device peer, unsigned int flags);
+/* Withdraws that access; AG_ERROR_INVALID_VALUE where it is not enabled. */
+AG_API ag_result agDeviceDisablePeerAccess(ag_device device, ag_device peer);
+/* Copies `bytes` from `src`, device memory of `src_device`, to `dst`, device memory of
+ * `dst_device` (each range inside one allocation of its device; the two devices may be one).
+ * Peer access need not be enabled. Done when it returns, and not ordered with work queued on
+ * streams, like agMemcpyDtoD. agMemcpy and agMemcpyAsync take such pointers too. */
+AG_API ag_result agMemcpyPeer(void* dst, ag_device dst_device, const void* src,
+                              ag_device src_device, size_t bytes);
+/* Ordered on `stream`, a stream of either device (the other device's streams are not waited for,
+ * as in CUDA). Where the copy goes through host memory it also waits for the stream's earlier
+ * work and is done when it returns. */
+AG_API ag_result agMemcpyPeerAsync(void* dst, ag_device dst_device, const void* src,
+                                   ag_device src_device, size_t bytes, ag_stream stream);
 
 /* ------------------------------------------------------------------------------------------------
  * Streams: in-order asynchronous queues. Streams of one device run independently of each other.

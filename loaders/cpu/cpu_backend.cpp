@@ -108,6 +108,9 @@ class CpuDevice final : public DeviceBackend {
     return AG_SUCCESS;
   }
 
+  // Its device memory is the host's: a GPU copies to and from it as host memory (agMemcpyPeer).
+  bool memory_is_host() const override { return true; }
+
   ag_result copy(CopyKind, void* dst, const void* src, size_t bytes, void* stream) override {
     if (ag_result r = usable()) return r;
     if (stream)

@@ -68,6 +68,8 @@ ag_result CudaDevice::query_properties() {
   if (cu_.cuDeviceGetAttribute(&p.stream_ordered_allocation,
                                CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, device_))
     p.stream_ordered_allocation = 0;
+  // anygpu's pools are the driver's where it has every call they need (cuda_pool.cpp).
+  if (!has_pool_functions()) p.stream_ordered_allocation = 0;
   p.shared_memory_per_block = static_cast<uint64_t>(shared);
   p.shared_memory_per_block_optin = static_cast<uint64_t>(optin);
   p.l2_cache_bytes = static_cast<uint64_t>(l2);

@@ -37,6 +37,21 @@ class CudaDevice final : public DeviceBackend {
   ag_result copy_pitched(CopyKind kind, const PitchedCopy& c, void* stream) override;
   ag_result fill(void* dst, uint32_t value, unsigned element_size, size_t count,
                  void* stream) override;
+  // cuda_pool.cpp: anygpu's pools are driver pools where the device has them.
+  bool driver_pools() const override { return properties_.stream_ordered_allocation != 0; }
+  ag_result pool_create(uint64_t release_threshold, void** pool) override;
+  ag_result pool_destroy(void* pool) override;
+  ag_result pool_alloc(void* pool, size_t bytes, void* stream, void** pointer) override;
+  ag_result pool_free(void* pointer, void* stream) override;
+  ag_result pool_trim(void* pool, size_t keep) override;
+  ag_result pool_set_release_threshold(void* pool, uint64_t bytes) override;
+  ag_result pool_usage(void* pool, uint64_t* used, uint64_t* reserved) override;
+  // cuda_peer.cpp
+  ag_result can_access_peer(DeviceBackend& peer, bool* can_access) override;
+  ag_result enable_peer_access(DeviceBackend& peer) override;
+  ag_result disable_peer_access(DeviceBackend& peer) override;
+  ag_result copy_peer(void* dst, DeviceBackend& dst_device, const void* src,
+                      DeviceBackend& src_device, size_t bytes, void* stream) override;
 
   ag_result stream_create(unsigned flags, void** stream) override;
   ag_result stream_priority_range(int* least, int* greatest) override;
@@ -91,7 +106,14 @@ class CudaDevice final : public DeviceBackend {
     if (scope.result() != CUDA_SUCCESS) return cuda_fail(scope.result(), scope.call());
     return call();
   }
+  // The primary context, retained on first use.
+  ag_result primary_context(CUcontext* context) {
+    *context = context_.load(std::memory_order_acquire);
+    return *context ? AG_SUCCESS : retain_context(context);
+  }
   ag_result retain_context(CUcontext* context);
+  // Whether the driver has every call a driver pool needs (CUDA 11.2).
+  bool has_pool_functions() const;
   // Waits for the legacy default stream, which the synchronous forms use.
   ag_result finish_default_stream();
 

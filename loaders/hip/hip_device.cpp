@@ -73,8 +73,9 @@ ag_result HipDevice::query_properties() {
   p.shared_memory_per_block = static_cast<uint64_t>(shared);
   p.shared_memory_per_block_optin = static_cast<uint64_t>(optin);
   p.l2_cache_bytes = static_cast<uint64_t>(l2);
-  // HIP has hipMallocAsync from 5.2 on: the attribute that says so moved between versions, so the
-  // field stays 0 (unknown) until anygpu's stream-ordered allocation asks the runtime itself.
+  // HIP has memory pools from 5.1 on (the attribute that says so moved between versions): anygpu's
+  // pools are the runtime's where it exports every call they need (hip_pool.cpp).
+  p.stream_ordered_allocation = has_pool_functions() ? 1 : 0;
   if (hipError_t r = hip_.hipDriverGetVersion(&p.driver_version))
     return hip_fail(r, "hipDriverGetVersion");
   if (ag_result r = query_target_id()) return r;

@@ -15,6 +15,7 @@ class HipDevice final : public DeviceBackend {
 
   // Reads the properties once, at enumeration; false with the failed call in the detail.
   ag_result query_properties();
+  int ordinal() const { return device_; }
 
   ag_device_properties properties() override;
   DeviceTarget code_target() const override;
@@ -33,6 +34,21 @@ class HipDevice final : public DeviceBackend {
   ag_result copy_pitched(CopyKind kind, const PitchedCopy& c, void* stream) override;
   ag_result fill(void* dst, uint32_t value, unsigned element_size, size_t count,
                  void* stream) override;
+  // hip_pool.cpp: anygpu's pools are the runtime's where it has them.
+  bool driver_pools() const override { return properties_.stream_ordered_allocation != 0; }
+  ag_result pool_create(uint64_t release_threshold, void** pool) override;
+  ag_result pool_destroy(void* pool) override;
+  ag_result pool_alloc(void* pool, size_t bytes, void* stream, void** pointer) override;
+  ag_result pool_free(void* pointer, void* stream) override;
+  ag_result pool_trim(void* pool, size_t keep) override;
+  ag_result pool_set_release_threshold(void* pool, uint64_t bytes) override;
+  ag_result pool_usage(void* pool, uint64_t* used, uint64_t* reserved) override;
+  // hip_peer.cpp
+  ag_result can_access_peer(DeviceBackend& peer, bool* can_access) override;
+  ag_result enable_peer_access(DeviceBackend& peer) override;
+  ag_result disable_peer_access(DeviceBackend& peer) override;
+  ag_result copy_peer(void* dst, DeviceBackend& dst_device, const void* src,
+                      DeviceBackend& src_device, size_t bytes, void* stream) override;
 
   ag_result stream_create(unsigned flags, void** stream) override;
   ag_result stream_priority_range(int* least, int* greatest) override;
@@ -86,6 +102,8 @@ class HipDevice final : public DeviceBackend {
   ag_result query_target_id();
   // Waits for the null stream, which the synchronous forms use.
   ag_result finish_null_stream();
+  // Whether the runtime has every call a runtime pool needs (HIP 5.1).
+  bool has_pool_functions() const;
 
   const HipFunctions& hip_;
   int device_;

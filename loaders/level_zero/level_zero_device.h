@@ -46,6 +46,12 @@ class LevelZeroDevice final : public DeviceBackend {
   ag_result copy_pitched(CopyKind kind, const PitchedCopy& c, void* stream) override;
   ag_result fill(void* dst, uint32_t value, unsigned element_size, size_t count,
                  void* stream) override;
+  // level_zero_peer.cpp
+  ag_result can_access_peer(DeviceBackend& peer, bool* can_access) override;
+  ag_result enable_peer_access(DeviceBackend& peer) override;
+  ag_result disable_peer_access(DeviceBackend& peer) override;
+  ag_result copy_peer(void* dst, DeviceBackend& dst_device, const void* src,
+                      DeviceBackend& src_device, size_t bytes, void* stream) override;
 
   ag_result stream_create(unsigned flags, void** stream) override;
   ag_result stream_priority_range(int* least, int* greatest) override;

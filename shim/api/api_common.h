@@ -55,8 +55,16 @@ ag_result require_device_range(const Device& device, const void* pointer, size_t
 Device* device_memory_owner(const void* pointer);
 // agMemFree of a stream-ordered allocation, the device synchronised (api_memory_async.cpp).
 ag_result free_stream_ordered_now(Device& device, void* pointer);
-// agMemcpy's direction and device, from where dst and src are (api_memory.cpp).
-ag_result infer_copy(void* dst, const void* src, Device** device, CopyKind* kind);
+// agMemcpy's direction and device, from where dst and src are (api_memory.cpp). Where they are
+// memory of two devices, `src_device` (if not nullptr) receives the source's device and `device`
+// the destination's; with nullptr that is refused.
+ag_result infer_copy(void* dst, const void* src, Device** device, CopyKind* kind,
+                     Device** src_device = nullptr);
+// agMemcpyPeer once the handles and pointers are checked: `bytes` from `src_dev`'s memory to
+// `dst_dev`'s, on `stream` (a stream of either device) or, with nullptr, synchronous
+// (api_memory_peer.cpp).
+ag_result copy_peer_checked(Device& dst_dev, void* dst, Device& src_dev, const void* src,
+                            size_t bytes, const Stream* stream);
 // `a` and `b` (named `what`) belong to the same device.
 ag_result require_same_device(const Device* a, const Device* b, const char* what);
 

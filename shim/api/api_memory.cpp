@@ -119,7 +119,8 @@ Device* device_memory_owner(const void* pointer) {
 }
 
 // agMemcpy's direction and device, from where dst and src are.
-ag_result infer_copy(void* dst, const void* src, Device** device, CopyKind* kind) {
+ag_result infer_copy(void* dst, const void* src, Device** device, CopyKind* kind,
+                     Device** src_device) {
   if (ag_result r = require_pointer(dst, "dst")) return r;
   if (ag_result r = require_pointer(src, "src")) return r;
   Device* to = device_memory_owner(dst);
@@ -132,13 +133,14 @@ ag_result infer_copy(void* dst, const void* src, Device** device, CopyKind* kind
          dst, src);
     return AG_ERROR_INVALID_VALUE;
   }
-  if (to && from && to != from) {
+  if (to && from && to != from && !src_device) {
     fail(AG_ERROR_INVALID_VALUE,
-         "dst is memory of device %d and src of device %d; copies between devices are not "
-         "offered yet: copy through host memory",
+         "dst is memory of device %d and src of device %d; 2-D and 3-D copies between devices "
+         "are not offered: agMemcpyPeer copies linear memory between them",
          to->ordinal, from->ordinal);
     return AG_ERROR_INVALID_VALUE;
   }
+  if (src_device) *src_device = from;
   *device = to ? to : from;
   *kind = to && from ? CopyKind::device_to_device
           : to       ? CopyKind::host_to_device
@@ -260,8 +262,10 @@ ag_result agMemcpyDtoD(ag_device device, void* dst, const void* src, size_t byte
 ag_result agMemcpy(void* dst, const void* src, size_t bytes) try {
   AG_DEVICE_ENTRY();
   Device* dev = nullptr;
+  Device* from = nullptr;
   CopyKind kind = CopyKind::device_to_device;
-  if (ag_result r = infer_copy(dst, src, &dev, &kind)) return r;
+  if (ag_result r = infer_copy(dst, src, &dev, &kind, &from)) return r;
+  if (from && from != dev) return copy_peer_checked(*dev, dst, *from, src, bytes, nullptr);
   if (ag_result r = check_copy(*dev, kind, dst, src, bytes)) return r;
   return dev->impl->copy(kind, dst, src, bytes, nullptr);
 } catch (...) {
@@ -315,8 +319,10 @@ ag_result agMemcpyAsync(void* dst, const void* src, size_t bytes, ag_stream stre
   StreamRef s;
   if (ag_result r = get_stream(stream, &s)) return r;
   Device* dev = nullptr;
+  Device* from = nullptr;
   CopyKind kind = CopyKind::device_to_device;
-  if (ag_result r = infer_copy(dst, src, &dev, &kind)) return r;
+  if (ag_result r = infer_copy(dst, src, &dev, &kind, &from)) return r;
+  if (from && from != dev) return copy_peer_checked(*dev, dst, *from, src, bytes, s.get());
   if (dev != s->device)
     return fail(AG_ERROR_INVALID_VALUE,
                 "the device memory is device %d's, the stream device %d's; copy on a stream of "

@@ -12,7 +12,8 @@ namespace {
 ag_result default_pool(Device& dev, ag_mem_pool* handle, MemPool** object = nullptr) {
   std::lock_guard<std::mutex> lock(dev.pools_mutex);
   if (!dev.default_pool) {
-    auto pool = std::make_unique<MemPool>(dev, UINT64_MAX, true);
+    std::unique_ptr<MemPool> pool;
+    if (ag_result r = MemPool::create(dev, UINT64_MAX, true, &pool)) return r;
     void* inserted = handles().mem_pools.insert(pool.get());
     if (!inserted) return fail(AG_ERROR_OUT_OF_MEMORY, "too many memory pools");
     dev.pools.push_back(pool.get());
@@ -40,7 +41,7 @@ ag_result allocate_from(MemPool& pool, const Stream& stream, size_t bytes, void*
   try {
     dev.allocations.add(allocated, bytes, AllocationKind::stream_ordered, {&pool, block});
   } catch (...) {  // not recorded: the block goes back to the pool, unused
-    pool.free_now(allocated, block);
+    (void)pool.free_now(allocated, block);
     throw;
   }
   *pointer = allocated;
@@ -69,8 +70,7 @@ ag_result free_stream_ordered_now(Device& dev, void* pointer) {
   if (!dev.allocations.change_kind(pointer, AllocationKind::stream_ordered,
                                    AllocationKind::pool_kept, nullptr, &owner))
     return fail(AG_ERROR_INVALID_ADDRESS, "%p was freed by another thread meanwhile", pointer);
-  static_cast<MemPool*>(owner.object)->free_now(pointer, owner.bytes);
-  return AG_SUCCESS;
+  return static_cast<MemPool*>(owner.object)->free_now(pointer, owner.bytes);
 }
 
 }  // namespace anygpu
@@ -122,8 +122,7 @@ ag_result agMemFreeAsync(void* pointer, ag_stream stream) try {
                 "%p is not a live allocation of agMemAllocAsync or agMemAllocFromPoolAsync on "
                 "device %d (freed already, of another device, or from another call)",
                 pointer, dev.ordinal);
-  static_cast<MemPool*>(owner.object)->free_async(pointer, owner.bytes, *s);
-  return AG_SUCCESS;
+  return static_cast<MemPool*>(owner.object)->free_async(pointer, owner.bytes, *s);
 } catch (...) {
   return fail_from_exception();
 }
@@ -135,7 +134,8 @@ ag_result agMemPoolCreate(ag_device device, const ag_mem_pool_props* props, ag_m
   if (ag_result r = require_pointer(pool, "pool")) return r;
   uint64_t threshold = 0;
   if (ag_result r = pool_properties(props, &threshold)) return r;
-  auto created = std::make_unique<MemPool>(*dev, threshold, false);
+  std::unique_ptr<MemPool> created;
+  if (ag_result r = MemPool::create(*dev, threshold, false, &created)) return r;
   std::lock_guard<std::mutex> lock(dev->pools_mutex);
   void* handle = handles().mem_pools.insert(created.get());
   if (!handle) return fail(AG_ERROR_OUT_OF_MEMORY, "too many memory pools");
@@ -204,8 +204,7 @@ ag_result agMemPoolSetReleaseThreshold(ag_mem_pool pool, uint64_t bytes) try {
   AG_DEVICE_ENTRY();
   MemPoolRef p;
   if (ag_result r = get_mem_pool(pool, &p)) return r;
-  p->set_release_threshold(bytes);
-  return AG_SUCCESS;
+  return p->set_release_threshold(bytes);
 } catch (...) {
   return fail_from_exception();
 }
@@ -214,8 +213,7 @@ ag_result agMemPoolGetUsage(ag_mem_pool pool, uint64_t* used, uint64_t* reserved
   AG_DEVICE_ENTRY();
   MemPoolRef p;
   if (ag_result r = get_mem_pool(pool, &p)) return r;
-  p->usage(used, reserved);
-  return AG_SUCCESS;
+  return p->usage(used, reserved);
 } catch (...) {
   return fail_from_exception();
 }

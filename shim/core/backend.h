@@ -76,6 +76,47 @@ class DeviceBackend {
     });
     return result;
   }
+  // Peers (agDeviceCanAccessPeer and the calls beside it). `peer` is another device of this
+  // device's backend, never this one. By default there are no peers.
+  virtual ag_result can_access_peer(DeviceBackend& peer, bool* can_access) {
+    *can_access = false;
+    return AG_SUCCESS;
+  }
+  // Reached only where can_access_peer said yes; the shim keeps which peers are enabled.
+  virtual ag_result enable_peer_access(DeviceBackend& peer) { return AG_ERROR_NOT_SUPPORTED; }
+  virtual ag_result disable_peer_access(DeviceBackend& peer) { return AG_ERROR_NOT_SUPPORTED; }
+  // Copies from `src` on `src_device` to `dst` on `dst_device`, both of this backend and one of
+  // them this device (whose `stream` it is; nullptr: synchronous). AG_ERROR_NOT_SUPPORTED, with no
+  // detail: the driver cannot, and the shim copies through host memory instead.
+  virtual ag_result copy_peer(void* dst, DeviceBackend& dst_device, const void* src,
+                              DeviceBackend& src_device, size_t bytes, void* stream) {
+    return AG_ERROR_NOT_SUPPORTED;
+  }
+  // The driver's stream-ordered allocator (cuMemAllocFromPoolAsync, hipMallocFromPoolAsync), where
+  // the backend uses it: each anygpu pool, the default one too, is a driver pool of anygpu's own.
+  // False: the core's pool (mem_pool.h) serves the pool calls.
+  virtual bool driver_pools() const { return false; }
+  virtual ag_result pool_create(uint64_t release_threshold, void** pool) {
+    return AG_ERROR_NOT_SUPPORTED;
+  }
+  // Allocations still live are the driver's to release once freed.
+  virtual ag_result pool_destroy(void* pool) { return AG_ERROR_NOT_SUPPORTED; }
+  // `bytes` non-zero, `stream` this device's.
+  virtual ag_result pool_alloc(void* pool, size_t bytes, void* stream, void** pointer) {
+    return AG_ERROR_NOT_SUPPORTED;
+  }
+  // `stream` nullptr: the device is idle (agMemFree), free it at once.
+  virtual ag_result pool_free(void* pointer, void* stream) { return AG_ERROR_NOT_SUPPORTED; }
+  virtual ag_result pool_trim(void* pool, size_t keep) { return AG_ERROR_NOT_SUPPORTED; }
+  virtual ag_result pool_set_release_threshold(void* pool, uint64_t bytes) {
+    return AG_ERROR_NOT_SUPPORTED;
+  }
+  virtual ag_result pool_usage(void* pool, uint64_t* used, uint64_t* reserved) {
+    return AG_ERROR_NOT_SUPPORTED;
+  }
+  // True where device memory is host memory (the CPU device): another device's copy reads or
+  // writes it as host memory.
+  virtual bool memory_is_host() const { return false; }
   // `count` elements of `element_size` bytes (1, 2 or 4) set to the low bytes of `value`.
   virtual ag_result fill(void* dst, uint32_t value, unsigned element_size, size_t count,
                          void* stream) = 0;

@@ -19,8 +19,22 @@ size_t block_bytes(size_t bytes) {
 
 }  // namespace
 
+ag_result MemPool::create(Device& device, uint64_t release_threshold, bool is_default,
+                          std::unique_ptr<MemPool>* pool) {
+  auto created = std::make_unique<MemPool>(device, release_threshold, is_default);
+  if (device.impl->driver_pools()) {
+    if (ag_result r = device.impl->pool_create(release_threshold, &created->native_)) return r;
+  }
+  *pool = std::move(created);
+  return AG_SUCCESS;
+}
+
 MemPool::~MemPool() {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (native_) {
+    device_.impl->pool_destroy(native_);
+    return;
+  }
   for (auto& [bytes, blocks] : kept_) {
     for (Kept& block : blocks) {
       if (block.event) device_.impl->event_synchronize(block.event);
@@ -72,6 +86,7 @@ void MemPool::detach(Kept& block) {
 }
 
 void MemPool::forget_stream(void* stream) {
+  if (native_) return;  // the driver keeps what it needs
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto& [bytes, blocks] : kept_)
     for (Kept& block : blocks)
@@ -79,6 +94,7 @@ void MemPool::forget_stream(void* stream) {
 }
 
 void MemPool::settle() {
+  if (native_) return;
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto& [bytes, blocks] : kept_)
     for (Kept& block : blocks) detach(block);
@@ -103,6 +119,13 @@ ag_result MemPool::allocate(size_t bytes, const Stream& stream, void** pointer, 
   if (rounded == 0) return AG_ERROR_OUT_OF_MEMORY;
   std::lock_guard<std::mutex> lock(mutex_);
   if (closed_) return AG_ERROR_INVALID_HANDLE;
+  if (native_) {
+    if (ag_result r = device_.impl->pool_alloc(native_, bytes, stream.native, pointer)) return r;
+    ++live_count_;
+    live_bytes_ += bytes;
+    *block = bytes;
+    return AG_SUCCESS;
+  }
   // The smallest kept size that fits: a block freed on this stream (ready in stream order) or one
   // whose free has completed, the last freed first.
   for (auto fit = kept_.lower_bound(rounded);
@@ -137,21 +160,35 @@ ag_result MemPool::allocate(size_t bytes, const Stream& stream, void** pointer, 
   return AG_SUCCESS;
 }
 
-void MemPool::free_async(void* pointer, size_t block, const Stream& stream) {
-  keep(pointer, block, stream.native);
+ag_result MemPool::free_async(void* pointer, size_t block, const Stream& stream) {
+  return native_ ? free_to_driver(pointer, block, stream.native)
+                 : keep(pointer, block, stream.native);
 }
 
-void MemPool::free_now(void* pointer, size_t block) {
-  keep(pointer, block, nullptr);
+ag_result MemPool::free_now(void* pointer, size_t block) {
+  return native_ ? free_to_driver(pointer, block, nullptr) : keep(pointer, block, nullptr);
 }
 
-void MemPool::keep(void* pointer, size_t block, void* stream) {
+ag_result MemPool::keep(void* pointer, size_t block, void* stream) {
   std::lock_guard<std::mutex> lock(mutex_);
   --live_count_;
   live_bytes_ -= block;
   kept_[block].push_back(Kept{pointer, block, nullptr, stream});
   kept_bytes_ += block;
   if (kept_bytes_ > threshold_) release_completed(threshold_);
+  return AG_SUCCESS;
+}
+
+ag_result MemPool::free_to_driver(void* pointer, size_t block, void* stream) {
+  device_.allocations.remove(pointer, AllocationKind::pool_kept);
+  if (ag_result r = device_.impl->pool_free(pointer, stream)) {
+    device_.allocations.add(pointer, block, AllocationKind::stream_ordered, {this, block});
+    return r;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  --live_count_;
+  live_bytes_ -= block;
+  return AG_SUCCESS;
 }
 
 void MemPool::release_completed(uint64_t keep) {
@@ -170,20 +207,31 @@ void MemPool::release_completed(uint64_t keep) {
 }
 
 ag_result MemPool::trim_to(size_t keep) {
+  if (native_) return device_.impl->pool_trim(native_, keep);
   std::lock_guard<std::mutex> lock(mutex_);
   release_completed(keep);
   return AG_SUCCESS;
 }
 
-void MemPool::set_release_threshold(uint64_t bytes) {
+ag_result MemPool::set_release_threshold(uint64_t bytes) {
+  if (native_) return device_.impl->pool_set_release_threshold(native_, bytes);
   std::lock_guard<std::mutex> lock(mutex_);
   threshold_ = bytes;
+  return AG_SUCCESS;
 }
 
-void MemPool::usage(uint64_t* used, uint64_t* reserved) const {
+ag_result MemPool::usage(uint64_t* used, uint64_t* reserved) const {
+  if (native_) {  // the driver's counts, which follow its own granularity
+    uint64_t driver_used = 0, driver_reserved = 0;
+    if (ag_result r = device_.impl->pool_usage(native_, &driver_used, &driver_reserved)) return r;
+    if (used) *used = driver_used;
+    if (reserved) *reserved = driver_reserved;
+    return AG_SUCCESS;
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   if (used) *used = live_bytes_;
   if (reserved) *reserved = live_bytes_ + kept_bytes_;
+  return AG_SUCCESS;
 }
 
 }  // namespace anygpu

@@ -31,6 +31,14 @@ struct Device {
   ag_mem_pool default_pool = nullptr;
   // The default pool's object once made, read without the lock (it is never destroyed).
   std::atomic<MemPool*> default_pool_object{nullptr};
+  // Devices whose memory this one's kernels may use (agDeviceEnablePeerAccess), under
+  // peers_mutex.
+  std::mutex peers_mutex;
+  std::vector<const Device*> peers_enabled;
+  // agMemcpyPeer's pinned host buffer for copies that go through the host, made on first use and
+  // kept until exit; staging_mutex is held while it is in use.
+  std::mutex staging_mutex;
+  void* staging = nullptr;
 };
 
 struct Stream {
