@@ -152,6 +152,20 @@ class device {
     return n;
   }
 
+  // Peers: whether this device's kernels can be given access to `peer`'s memory, and giving or
+  // withdrawing it (agDeviceCanAccessPeer, agDeviceEnablePeerAccess, agDeviceDisablePeerAccess).
+  bool can_access_peer(const device& peer) const {
+    int can = 0;
+    check(agDeviceCanAccessPeer(handle_, peer.handle_, &can), "agDeviceCanAccessPeer");
+    return can != 0;
+  }
+  void enable_peer_access(const device& peer) const {
+    check(agDeviceEnablePeerAccess(handle_, peer.handle_, 0), "agDeviceEnablePeerAccess");
+  }
+  void disable_peer_access(const device& peer) const {
+    check(agDeviceDisablePeerAccess(handle_, peer.handle_), "agDeviceDisablePeerAccess");
+  }
+
   friend bool operator==(const device& a, const device& b) noexcept {
     return a.handle_ == b.handle_;
   }
@@ -447,11 +461,24 @@ class device_memory : public detail::owned_memory<T, agMemAlloc, agMemFree> {
     download(values.data(), count_);
     return values;
   }
-  // Copies source's elements to the start of this memory (device to device).
+  // Copies source's elements to the start of this memory; source may be another device's
+  // (agMemcpyPeer: through the host where the driver cannot copy directly).
   void copy_from(const device_memory& source) {
     detail::check_range(0, source.size(), count_, "device_memory::copy_from");
     if (source.empty()) return;
-    check(agMemcpyDtoD(device_, pointer_, source.get(), source.bytes()), "agMemcpyDtoD");
+    const ag_device from = source.device().handle();
+    if (from == device_)
+      check(agMemcpyDtoD(device_, pointer_, source.get(), source.bytes()), "agMemcpyDtoD");
+    else
+      check(agMemcpyPeer(pointer_, device_, source.get(), from, source.bytes()), "agMemcpyPeer");
+  }
+  // The same, ordered on `s`, a stream of either device.
+  void copy_from_async(const device_memory& source, const stream& s) {
+    detail::check_range(0, source.size(), count_, "device_memory::copy_from_async");
+    if (source.empty()) return;
+    check(agMemcpyPeerAsync(pointer_, device_, source.get(), source.device().handle(),
+                            source.bytes(), s.get()),
+          "agMemcpyPeerAsync");
   }
   // Sets every byte to `value`.
   void fill_bytes(unsigned char value) {

@@ -60,6 +60,11 @@ const CopyOp kCopyOps[] = {
     {"agMemcpyDtoH", false, true, true, agMemcpyDtoH, nullptr},
     {"agMemcpyDtoD", true, true, true, agMemcpyDtoD, nullptr},
     {"agMemsetD8", true, false, false, memset_sync, nullptr},
+    {"agMemcpyPeer", true, true, true,
+     [](ag_device d, void* dst, const void* src, size_t n) {
+       return agMemcpyPeer(dst, d, src, d, n);
+     },
+     nullptr},
     {"agMemcpyHtoDAsync", true, false, true, nullptr, agMemcpyHtoDAsync},
     {"agMemcpyDtoHAsync", false, true, true, nullptr, agMemcpyDtoHAsync},
     {"agMemcpyDtoDAsync", true, true, true, nullptr, agMemcpyDtoDAsync},
@@ -185,6 +190,49 @@ TEST_F(MemoryErrorTest, CopiesStillWorkAfterFailures) {
   ASSERT_AG(agMemcpyDtoD(device, device_dst(), device_src(), kBytes));
   ASSERT_AG(agMemcpyDtoH(device, host_dst_.data(), device_dst(), kBytes));
   EXPECT_EQ(pattern(2), host_dst_);
+}
+
+// Peer calls: handles first (both devices, the stream), then outputs, flags, sizes and ranges; a
+// device is not its own peer. Nothing is written or changed by a refusal.
+TEST_F(MemoryErrorTest, PeerCallsRejectBadInput) {
+  expect_invalid_handles<ag_device>("agDeviceCanAccessPeer", [&](ag_device bad) {
+    return with_untouched_output<int>(
+        [&](int* out) { return agDeviceCanAccessPeer(bad, device, out); });
+  });
+  expect_invalid_handles<ag_device>("agDeviceCanAccessPeer", [&](ag_device bad) {
+    return with_untouched_output<int>(
+        [&](int* out) { return agDeviceCanAccessPeer(device, bad, out); });
+  });
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agDeviceCanAccessPeer(device, device, nullptr));
+  expect_invalid_handles<ag_device>("agDeviceEnablePeerAccess", [&](ag_device bad) {
+    return agDeviceEnablePeerAccess(device, bad, 0);
+  });
+  expect_invalid_handles<ag_device>("agDeviceDisablePeerAccess", [&](ag_device bad) {
+    return agDeviceDisablePeerAccess(bad, device);
+  });
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agDeviceEnablePeerAccess(device, device, 1));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agDeviceEnablePeerAccess(device, device, 0));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agDeviceDisablePeerAccess(device, device));
+
+  void* dst = device_dst();
+  const void* src = device_src();
+  expect_invalid_handles<ag_device>(
+      "agMemcpyPeer", [&](ag_device bad) { return agMemcpyPeer(dst, bad, src, device, kBytes); });
+  expect_invalid_handles<ag_device>("agMemcpyPeerAsync", [&](ag_device bad) {
+    return agMemcpyPeerAsync(dst, device, src, bad, kBytes, stream);
+  });
+  expect_invalid_handles<ag_stream>("agMemcpyPeerAsync", [&](ag_stream bad) {
+    return agMemcpyPeerAsync(dst, device, src, device, kBytes, bad);
+  });
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agMemcpyPeerAsync(nullptr, device, src, device, 1, stream));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agMemcpyPeerAsync(dst, device, nullptr, device, 1, stream));
+  EXPECT_FAILS(AG_ERROR_INVALID_VALUE, agMemcpyPeerAsync(dst, device, src, device, 0, stream));
+  EXPECT_FAILS(AG_ERROR_INVALID_ADDRESS,
+               agMemcpyPeerAsync(dst, device, outside_.data(), device, 1, stream));
+  EXPECT_FAILS(AG_ERROR_INVALID_ADDRESS, agMemcpyPeerAsync(freed_, device, src, device, 1, stream));
+  EXPECT_FAILS(AG_ERROR_INVALID_ADDRESS,
+               agMemcpyPeerAsync(dst, device, src, device, kBytes + 1, stream));
+  expect_nothing_changed();
 }
 
 // agMemsetD16/D32 (and Async): counts of elements, the destination aligned to the element.

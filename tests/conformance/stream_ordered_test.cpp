@@ -1,7 +1,9 @@
 // Stream-ordered allocation on every device: memory allocated and freed in a stream's order, the
 // pool handing a freed block out again (on the same stream at once, on another after it waited),
 // agMemFree of such memory, and the pools' life: usage, trimming, the release threshold, and
-// destroy refused while allocations live.
+// destroy refused while allocations live. Which block is handed out, and how usage is counted,
+// is checked exactly for anygpu's own pool; a driver's pool (CUDA, HIP: the device's
+// `stream_ordered_allocation`) follows its own policy and granularity.
 #include <anygpu/anygpu.h>
 
 #include <cstdint>
@@ -16,6 +18,10 @@ namespace {
 class StreamOrderedTest : public ::testing::TestWithParam<int> {
  protected:
   void SetUp() override {
+    ag_device_properties properties{};
+    properties.struct_size = sizeof properties;
+    ASSERT_AG(agDeviceGetProperties(device, &properties));
+    own_pool = properties.stream_ordered_allocation == 0;
     ASSERT_AG(agStreamCreate(device, 0, &stream));
     ASSERT_AG(agStreamCreate(device, 0, &other));
   }
@@ -36,6 +42,7 @@ class StreamOrderedTest : public ::testing::TestWithParam<int> {
 
   ag_device device = device_at(GetParam());
   ag_stream stream = nullptr, other = nullptr;
+  bool own_pool = true;  // anygpu's pool, not the driver's
 };
 
 TEST_P(StreamOrderedTest, MemoryIsTheStreamsBetweenAllocationAndFree) {
@@ -66,7 +73,9 @@ TEST_P(StreamOrderedTest, FreedBlocksAreHandedOutAgain) {
   fill_and_read(static_cast<uint32_t*>(first), 1u, kCount, stream, back1);
   ASSERT_AG(agMemFreeAsync(first, stream));
   ASSERT_AG(agMemAllocAsync(&second, bytes, stream));
-  EXPECT_EQ(first, second) << "the same stream gets the block back at once";
+  if (own_pool) {
+    EXPECT_EQ(first, second) << "the same stream gets the block back at once";
+  }
   fill_and_read(static_cast<uint32_t*>(second), 2u, kCount, stream, back2);
   ASSERT_AG(agMemFreeAsync(second, stream));
   ASSERT_AG(agStreamSynchronize(stream));
@@ -74,7 +83,9 @@ TEST_P(StreamOrderedTest, FreedBlocksAreHandedOutAgain) {
   void* third = nullptr;
   std::vector<uint32_t> back3;
   ASSERT_AG(agMemAllocAsync(&third, bytes, other));
-  EXPECT_EQ(first, third) << "another stream gets it once the free has completed";
+  if (own_pool) {
+    EXPECT_EQ(first, third) << "another stream gets it once the free has completed";
+  }
   fill_and_read(static_cast<uint32_t*>(third), 3u, kCount, other, back3);
   ASSERT_AG(agMemFreeAsync(third, other));
   ASSERT_AG(agStreamSynchronize(other));
@@ -112,7 +123,10 @@ TEST_P(StreamOrderedTest, PoolsCountTrimAndOutliveTheirAllocations) {
   uint64_t used = 0, reserved = 0;
   ASSERT_AG(agMemPoolGetUsage(pool, &used, &reserved));
   EXPECT_GE(used, 6000u);
-  EXPECT_EQ(used, reserved);
+  EXPECT_GE(reserved, used);
+  if (own_pool) {
+    EXPECT_EQ(used, reserved);
+  }
   EXPECT_EQ(AG_ERROR_INVALID_VALUE, agMemPoolDestroy(pool)) << "allocations are live";
   ASSERT_AG(agMemFreeAsync(a, stream));
   ASSERT_AG(agMemFreeAsync(b, stream));
@@ -128,14 +142,20 @@ TEST_P(StreamOrderedTest, PoolsCountTrimAndOutliveTheirAllocations) {
   ASSERT_AG(agMemAllocFromPoolAsync(&a, 1024, pool, stream));
   ASSERT_AG(agMemFreeAsync(a, stream));
   ASSERT_AG(agMemAllocFromPoolAsync(&b, 600, pool, stream));
-  EXPECT_EQ(a, b);
   ASSERT_AG(agMemPoolGetUsage(pool, &used, &reserved));
-  EXPECT_EQ(1024u, used);
+  EXPECT_GE(used, 600u);
+  if (own_pool) {
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(1024u, used);
+  }
   ASSERT_AG(agMemFreeAsync(b, stream));
   ASSERT_AG(agStreamSynchronize(stream));
   ASSERT_AG(agMemPoolGetUsage(pool, &used, &reserved));
   EXPECT_EQ(0u, used);
-  EXPECT_EQ(1024u, reserved);
+  EXPECT_GE(reserved, 600u) << "freed blocks are kept";
+  if (own_pool) {
+    EXPECT_EQ(1024u, reserved);
+  }
   ASSERT_AG(agMemPoolTrimTo(pool, 0));
 
   // Threshold 0: a block whose free completed goes back at the next free.
@@ -146,8 +166,14 @@ TEST_P(StreamOrderedTest, PoolsCountTrimAndOutliveTheirAllocations) {
   ASSERT_AG(agStreamSynchronize(stream));
   ASSERT_AG(agMemFreeAsync(b, stream));
   ASSERT_AG(agMemPoolGetUsage(pool, nullptr, &reserved));
-  EXPECT_LE(reserved, 1024u) << "only the block whose free may be pending is kept";
+  if (own_pool) {
+    EXPECT_LE(reserved, 1024u) << "only the block whose free may be pending is kept";
+  }
   ASSERT_AG(agStreamSynchronize(stream));
+  ASSERT_AG(agMemPoolTrimTo(pool, 0));
+  ASSERT_AG(agMemPoolGetUsage(pool, &used, &reserved));
+  EXPECT_EQ(0u, used);
+  EXPECT_EQ(0u, reserved);
   EXPECT_AG(agMemPoolDestroy(pool));
   EXPECT_EQ(AG_ERROR_INVALID_HANDLE, agMemPoolTrimTo(pool, 0));
 }

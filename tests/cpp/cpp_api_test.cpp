@@ -138,6 +138,34 @@ TEST(CppMemoryTest, UploadDownloadCopyAndFill) {
   EXPECT_EQ(std::vector<int>(values.size(), 0), b.download());
 }
 
+// Every pair of devices present (the CPU device with itself where it is alone): copy_from and
+// copy_from_async across devices, and peer access as agDeviceCanAccessPeer reports it.
+TEST(CppMemoryTest, CopiesBetweenDevicesAndPeerAccess) {
+  const std::vector<int> values{3, 1, 4, 1, 5, 9, 2, 6};
+  std::vector<anygpu::device> all;
+  for (int i = 0; i < anygpu::device::count(); ++i) all.push_back(anygpu::device::get(i));
+  for (const anygpu::device& from : all)
+    for (const anygpu::device& to : all) {
+      SCOPED_TRACE(from.name() + " -> " + to.name());
+      anygpu::device_memory<int> a(from, values);
+      anygpu::device_memory<int> b(to, values.size());
+      b.copy_from(a);
+      EXPECT_EQ(values, b.download());
+      b.fill_bytes(0);
+      anygpu::stream s(to);
+      b.copy_from_async(a, s);
+      s.synchronize();
+      EXPECT_EQ(values, b.download());
+      if (from == to || from.backend() != to.backend()) {
+        EXPECT_FALSE(from.can_access_peer(to));
+        EXPECT_THROW(from.enable_peer_access(to), anygpu::error);
+      } else if (from.can_access_peer(to)) {
+        from.enable_peer_access(to);
+        from.disable_peer_access(to);
+      }
+    }
+}
+
 TEST(CppMemoryTest, RangesOutsideTheAllocationAreRejected) {
   const anygpu::device dev = cpu();
   anygpu::device_memory<float> m(dev, 4);

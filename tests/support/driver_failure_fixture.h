@@ -25,6 +25,8 @@ struct DriverFailureObjects {
   ag_function saxpy = nullptr;
   void* buffer = nullptr;
   float host[256] = {};
+  ag_device peer = nullptr;  // the backend's second device, where the driver has two
+  ag_mem_pool pool = nullptr;
 };
 
 // saxpy on f.buffer in blocks of `block` (256 threads in all), on `stream`.
@@ -204,6 +206,71 @@ inline ag_result launch(DriverFailureObjects& f) {
 inline ag_result device_synchronize(DriverFailureObjects& f) {
   return agDeviceSynchronize(f.device);
 }
+// Stream-ordered allocation, from f.pool.
+inline ag_result mem_pool_create(DriverFailureObjects& f) {
+  ag_mem_pool pool = nullptr;
+  const ag_result r = agMemPoolCreate(f.device, nullptr, &pool);
+  EXPECT_EQ(nullptr, pool);
+  return r;
+}
+inline ag_result mem_alloc_async(DriverFailureObjects& f) {
+  void* p = nullptr;
+  const ag_result r = agMemAllocFromPoolAsync(&p, 4096, f.pool, f.stream);
+  EXPECT_EQ(nullptr, p);
+  return r;
+}
+// A refused free leaves the allocation live: it is freed again after.
+inline ag_result mem_free_async(DriverFailureObjects& f) {
+  void* p = nullptr;
+  EXPECT_AG(agMemAllocFromPoolAsync(&p, 4096, f.pool, f.stream));
+  const ag_result r = agMemFreeAsync(p, f.stream);
+  EXPECT_AG(agMemsetD8Async(p, 0, 4096, f.stream)) << "the allocation is still live";
+  EXPECT_AG(agMemFreeAsync(p, f.stream));
+  return r;
+}
+inline ag_result mem_pool_trim(DriverFailureObjects& f) {
+  return agMemPoolTrimTo(f.pool, 0);
+}
+inline ag_result mem_pool_set_release_threshold(DriverFailureObjects& f) {
+  return agMemPoolSetReleaseThreshold(f.pool, 0);
+}
+inline ag_result mem_pool_get_usage(DriverFailureObjects& f) {
+  uint64_t used = 7, reserved = 7;
+  const ag_result r = agMemPoolGetUsage(f.pool, &used, &reserved);
+  EXPECT_EQ(7u, used);
+  EXPECT_EQ(7u, reserved);
+  return r;
+}
+// Peers: f.device with f.peer. A refused enable leaves access disabled; a refused disable leaves
+// it enabled (TearDown disables it).
+inline ag_result can_access_peer(DriverFailureObjects& f) {
+  int can = -1;
+  ag_result r = agDeviceCanAccessPeer(f.device, f.peer, &can);
+  EXPECT_EQ(-1, can);
+  return r;
+}
+inline ag_result enable_peer_access(DriverFailureObjects& f) {
+  return agDeviceEnablePeerAccess(f.device, f.peer, 0);
+}
+inline ag_result disable_peer_access(DriverFailureObjects& f) {
+  EXPECT_AG(agDeviceEnablePeerAccess(f.device, f.peer, 0));
+  return agDeviceDisablePeerAccess(f.device, f.peer);
+}
+// f.buffer copied to a buffer of f.peer, on `stream` (nullptr: synchronous).
+inline ag_result memcpy_peer_on(DriverFailureObjects& f, ag_stream stream) {
+  void* there = nullptr;
+  EXPECT_AG(agMemAlloc(f.peer, sizeof f.host, &there));
+  ag_result r = stream ? agMemcpyPeerAsync(there, f.peer, f.buffer, f.device, sizeof f.host, stream)
+                       : agMemcpyPeer(there, f.peer, f.buffer, f.device, sizeof f.host);
+  EXPECT_AG(agMemFree(f.peer, there));
+  return r;
+}
+inline ag_result memcpy_peer(DriverFailureObjects& f) {
+  return memcpy_peer_on(f, nullptr);
+}
+inline ag_result memcpy_peer_async(DriverFailureObjects& f) {
+  return memcpy_peer_on(f, f.stream);
+}
 
 }  // namespace failure_calls
 
@@ -251,12 +318,19 @@ class DriverFailureTest : public ::testing::TestWithParam<DriverFailureCase<Obje
                                &f.module));
     ASSERT_AG(agModuleGetFunction(f.module, "saxpy", &f.saxpy));
     ASSERT_AG(agMemAlloc(f.device, sizeof f.host, &f.buffer));
+    f.peer = driver.device(kBackend, 1);
+    ASSERT_AG(agMemPoolCreate(f.device, nullptr, &f.pool));
     ASSERT_NO_FATAL_FAILURE(set_up_more());
     live_before = driver.live_objects();
   }
   void TearDown() override {
     driver.clear_failures();
+    if (f.peer) agDeviceDisablePeerAccess(f.device, f.peer);  // enabled by a refused disable
     tear_down_more();
+    if (f.pool) {
+      EXPECT_AG(agDeviceSynchronize(f.device));  // its frees done
+      EXPECT_AG(agMemPoolDestroy(f.pool));
+    }
     if (f.buffer) {
       EXPECT_AG(agMemFree(f.device, f.buffer));
     }

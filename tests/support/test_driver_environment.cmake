@@ -75,6 +75,7 @@ function(anygpu_add_driver_suites add backend)
     ${PROJECT_SOURCE_DIR}/tests/conformance/pitched_copy_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/conformance/native_handles_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/conformance/managed_memory_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/conformance/peer_copy_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/conformance/stream_ordered_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/conformance/host_functions_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/conformance/modules_test.cpp
