@@ -104,6 +104,24 @@ class DirectApi final : public anygpu_bench::GpuApi {
     return cu_ok(state, cu_.cuLaunchHostFunc(static_cast<cuda::CUstream>(stream), fn, data),
                  "cuLaunchHostFunc");
   }
+  // The driver's default pool (CUDA 11.2).
+  bool alloc_async(benchmark::State& state, void* stream, size_t bytes,
+                   void** device) const override {
+    if (!cu_.cuMemAllocAsync || !cu_.cuMemFreeAsync) {
+      state.SkipWithError("the CUDA driver has no cuMemAllocAsync (CUDA 11.2)");
+      return false;
+    }
+    cuda::CUdeviceptr d = 0;
+    if (!cu_ok(state, cu_.cuMemAllocAsync(&d, bytes, static_cast<cuda::CUstream>(stream)),
+               "cuMemAllocAsync"))
+      return false;
+    *device = reinterpret_cast<void*>(d);
+    return true;
+  }
+  bool free_async(benchmark::State& state, void* stream, void* device) const override {
+    return cu_ok(state, cu_.cuMemFreeAsync(address(device), static_cast<cuda::CUstream>(stream)),
+                 "cuMemFreeAsync");
+  }
   bool alloc_host(benchmark::State& state, size_t bytes, void** host) const override {
     return cu_ok(state, cu_.cuMemAllocHost_v2(host, bytes), "cuMemAllocHost_v2");
   }

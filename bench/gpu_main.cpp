@@ -44,6 +44,10 @@ int gpu_bench_main(int argc, char** argv, const char* prefix, const char* label,
     reporter.print_ratio("host_function", "anygpu/direct",
                          std::string(prefix) + "_host_func/anygpu",
                          std::string(prefix) + "_host_func/direct", false);
+  if (alloc_async_has_direct())
+    reporter.print_ratio("alloc_async_round_trip", "anygpu/direct",
+                         std::string(prefix) + "_alloc_async/anygpu",
+                         std::string(prefix) + "_alloc_async/direct", false);
   if (more_ratios) more_ratios(reporter);
   benchmark::Shutdown();
   return reporter.failed() ? 1 : 0;

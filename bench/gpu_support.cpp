@@ -121,6 +121,16 @@ bool AnygpuApi::launch_host_func(benchmark::State& state, void* stream, void (*f
                "agLaunchHostFunc");
 }
 
+bool AnygpuApi::alloc_async(benchmark::State& state, void* stream, size_t bytes,
+                            void** device) const {
+  return ag_ok(state, agMemAllocAsync(device, bytes, static_cast<ag_stream>(stream)),
+               "agMemAllocAsync");
+}
+
+bool AnygpuApi::free_async(benchmark::State& state, void* stream, void* device) const {
+  return ag_ok(state, agMemFreeAsync(device, static_cast<ag_stream>(stream)), "agMemFreeAsync");
+}
+
 bool AnygpuApi::alloc_host(benchmark::State& state, size_t bytes, void** host) const {
   return ag_ok(state, agMemAllocHost(d_.device, bytes, host), "agMemAllocHost");
 }

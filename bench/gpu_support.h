@@ -71,6 +71,18 @@ class GpuApi {
     return false;
   }
 
+  // Stream-ordered device memory on `stream`, from the vendor's default pool on the direct side.
+  // Only where the vendor has a stream-ordered allocator (register_alloc_async's `direct`).
+  virtual bool alloc_async(benchmark::State& state, void* stream, size_t bytes,
+                           void** device) const {
+    state.SkipWithError("the vendor API has no stream-ordered allocator");
+    return false;
+  }
+  virtual bool free_async(benchmark::State& state, void* stream, void* device) const {
+    state.SkipWithError("the vendor API has no stream-ordered allocator");
+    return false;
+  }
+
   // Pinned host memory, and device memory.
   virtual bool alloc_host(benchmark::State& state, size_t bytes, void** host) const = 0;
   virtual void free_host(void* host) const = 0;
@@ -101,6 +113,9 @@ class AnygpuApi final : public GpuApi {
                      void** params) const override;
   bool launch_host_func(benchmark::State& state, void* stream, void (*fn)(void*),
                         void* data) const override;
+  bool alloc_async(benchmark::State& state, void* stream, size_t bytes,
+                   void** device) const override;
+  bool free_async(benchmark::State& state, void* stream, void* device) const override;
   bool alloc_host(benchmark::State& state, size_t bytes, void** host) const override;
   void free_host(void* host) const override;
   bool alloc(benchmark::State& state, size_t bytes, void** device) const override;
@@ -139,13 +154,18 @@ void register_copy_bandwidth(const Vendor& vendor);
 void register_host_function(const Vendor& vendor, bool direct);
 // Whether register_host_function registered a direct side (so that a ratio can be printed).
 bool host_func_has_direct();
+// <prefix>_alloc_async/anygpu, and /direct where the vendor has a stream-ordered allocator
+// (gpu_alloc_async.cpp).
+void register_alloc_async(const Vendor& vendor, bool direct);
+bool alloc_async_has_direct();
 // All of them, for a vendor made once; returns true (a static to initialise at start-up).
 template <typename VendorType>
-bool register_shared_benchmarks(bool direct_host_functions = true) {
+bool register_shared_benchmarks(bool direct_host_functions = true, bool direct_alloc_async = true) {
   static const VendorType vendor;
   register_launch_latency(vendor);
   register_copy_bandwidth(vendor);
   register_host_function(vendor, direct_host_functions);
+  register_alloc_async(vendor, direct_alloc_async);
   return true;
 }
 

@@ -122,6 +122,20 @@ class DirectApi final : public anygpu_bench::GpuApi {
     }
     return true;
   }
+  // The runtime's default pool (HIP 5.1).
+  bool alloc_async(benchmark::State& state, void* stream, size_t bytes,
+                   void** device) const override {
+    if (!fn_.hipMallocAsync || !fn_.hipFreeAsync) {
+      state.SkipWithError("the HIP runtime has no hipMallocAsync (HIP 5.1)");
+      return false;
+    }
+    return hip_ok(state, fn_.hipMallocAsync(device, bytes, static_cast<hip::hipStream_t>(stream)),
+                  "hipMallocAsync");
+  }
+  bool free_async(benchmark::State& state, void* stream, void* device) const override {
+    return hip_ok(state, fn_.hipFreeAsync(device, static_cast<hip::hipStream_t>(stream)),
+                  "hipFreeAsync");
+  }
   bool alloc_host(benchmark::State& state, size_t bytes, void** host) const override {
     return hip_ok(state, fn_.hipHostMalloc(host, bytes, hip::hipHostMallocDefault),
                   "hipHostMalloc");

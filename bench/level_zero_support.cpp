@@ -280,7 +280,7 @@ class LevelZero final : public anygpu_bench::Vendor {
   }
 };
 
-const bool registered = anygpu_bench::register_shared_benchmarks<LevelZero>(false);
+const bool registered = anygpu_bench::register_shared_benchmarks<LevelZero>(false, false);
 
 }  // namespace
 
