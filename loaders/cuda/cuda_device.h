@@ -98,10 +98,8 @@ class CudaDevice final : public DeviceBackend {
   // Runs `call` with the primary context current (see ContextScope).
   template <typename Call>
   ag_result in_context(Call&& call) {
-    CUcontext context = context_.load(std::memory_order_acquire);
-    if (!context) {
-      if (ag_result r = retain_context(&context)) return r;
-    }
+    CUcontext context = nullptr;
+    if (ag_result r = primary_context(&context)) return r;
     ContextScope scope(cu_, context);
     if (scope.result() != CUDA_SUCCESS) return cuda_fail(scope.result(), scope.call());
     return call();
