@@ -1,6 +1,7 @@
 # anygpu_add_kernels(TARGET <target> NAME <image> SOURCES <kernel sources>...
 #                    [PTX_ARCHS <sm_XY>...] [AMDGPU_TARGETS <target id>...]
-#                    [TARGETS host [ptx] [amdgpu] [spirv]] [HOST_ONLY] [FLAGS <options>...])
+#                    [TARGETS host [ptx] [amdgpu] [spirv]] [HOST_ONLY] [FAST_MATH]
+#                    [FLAGS <options>...])
 #
 # Compiles kernel sources for every target: CUDA sources (.cu, or C++ including anygpu/cuda.h),
 # whose kernels the build finds and registers (needs clang++-19), and sources written with
@@ -29,7 +30,8 @@
 # A GPU target whose tools are missing is skipped with a warning at configure time; TARGETS leaves
 # targets out of one image (HOST_ONLY: all GPU ones), ANYGPU_GPU_KERNELS=OFF out of every image.
 # GPU code never sees CMAKE_<LANG>_FLAGS (sanitizers, ...) but the warning options (-W...) of them
-# and of the calling directory's compile options; FLAGS reach every compile of the image. An
+# and of the calling directory's compile options; FLAGS reach every compile of the image.
+# FAST_MATH is nvcc's -use_fast_math for the math functions (expf as __expf & co, docs/math.md). An
 # unroll hint the optimizer cannot follow (#pragma unroll 8 on a loop of unknown count) is no
 # warning, as in nvcc.
 # Files: ${CMAKE_BINARY_DIR}/kernels/<image>.{sm_XY.ptx,sm_XY.cubin,<gfx>.co,spv,bundle}; their
@@ -645,7 +647,7 @@ extern const size_t anygpu_image_${name}_size;
 endfunction()
 
 function(anygpu_add_kernels)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "HOST_ONLY" "TARGET;NAME"
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "HOST_ONLY;FAST_MATH" "TARGET;NAME"
     "SOURCES;PTX_ARCHS;AMDGPU_TARGETS;TARGETS;FLAGS")
   if(NOT ARG_TARGET OR NOT ARG_NAME OR NOT ARG_SOURCES)
     message(FATAL_ERROR "anygpu_add_kernels: TARGET, NAME and SOURCES are required")
@@ -692,6 +694,11 @@ function(anygpu_add_kernels)
       list(APPEND _ANYGPU_GPU_FLAGS "${option}")
     endif()
   endforeach()
+  # FAST_MATH, nvcc's -use_fast_math for the math functions: their float forms become CUDA's
+  # intrinsics on the GPU targets (math_list.h); the host keeps libm, within the same bounds.
+  if(ARG_FAST_MATH)
+    list(APPEND ARG_FLAGS -DAGK_FAST_MATH=1)
+  endif()
   set(_ANYGPU_KERNEL_FLAGS ${ARG_FLAGS})
   list(APPEND _ANYGPU_GPU_FLAGS ${ARG_FLAGS})
   if(NOT TARGET anygpu_kernels_${ARG_NAME})  # an image is built once, embedded in each target

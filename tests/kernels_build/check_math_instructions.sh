@@ -3,12 +3,16 @@
 # bare .approx instructions standing in for whole float functions):
 #   check_math_instructions.sh ptx <file.ptx>
 #   check_math_instructions.sh amdgpu <llvm-objdump> <file.co> <gfx target>
+#   check_math_instructions.sh fast-ptx <file.ptx>   (an image built with FAST_MATH)
 # For each single_<f>_f64 kernel of tests/cuda_sources/math_functions.cu: no conversion to float
 # and no single-precision instruction of the hardware's approximations. In PTX, each float
 # function whose bound ex2/lg2/sin/cos.approx cannot meet alone (all but exp2f and log2f, which
 # libdevice computes with them) must show more than the bare approximation: the fused
 # multiply-adds of libdevice's argument reduction. (On AMD, ocml's float functions are built on
 # the hardware's v_exp/v_log, which are within 1 ulp; the accuracy suite measures them on a GPU.)
+# fast-ptx, for tests/kernels_build/images/fast_math.cu: each fast_<f>_kernel computes its float
+# function with the .approx instructions and without libdevice's argument reduction (FAST_MATH
+# took effect), and its double function still without conversion to float.
 set -eu
 kind=$1
 shift
@@ -18,23 +22,23 @@ failures=0
 # The body of one kernel: its lines from its label to the next function's.
 body() {
   case $kind in
-    ptx) awk -v entry="single_$1" '
+    ptx | fast-ptx) awk -v entry="$1" '
            /^\.(visible )?\.(entry|func)/ { inside = index($0, entry) > 0 }
            inside' "$ptx" ;;
-    amdgpu) awk -v entry="single_$1" '
+    amdgpu) awk -v entry="$1" '
            /^[0-9a-f]+ <.*>:$/ { inside = index($0, entry) > 0 }
            inside' "$disassembly" ;;
   esac
 }
 
-check() {  # name, precision, what, pattern, wanted (present|absent)
-  count=$(body "$1_$2" | grep -c -E "$4" || true)
-  if [ "$5" = absent ] && [ "$count" -ne 0 ]; then
-    echo "FAIL: single_$1_$2 ($kind): $3 ($count)"
-    body "$1_$2" | grep -E "$4" | head -3
+check() {  # kernel, what, pattern, wanted (present|absent)
+  count=$(body "$1" | grep -c -E "$3" || true)
+  if [ "$4" = absent ] && [ "$count" -ne 0 ]; then
+    echo "FAIL: $1 ($kind): $2 ($count)"
+    body "$1" | grep -E "$3" | head -3
     failures=$((failures + 1))
-  elif [ "$5" = present ] && [ "$count" -eq 0 ]; then
-    echo "FAIL: single_$1_$2 ($kind): $3 missing"
+  elif [ "$4" = present ] && [ "$count" -eq 0 ]; then
+    echo "FAIL: $1 ($kind): $2 missing"
     failures=$((failures + 1))
   fi
 }
@@ -44,11 +48,23 @@ case $kind in
     ptx=$1
     [ -s "$ptx" ] || { echo "FAIL: no PTX at $ptx"; exit 1; }
     for f in $functions; do
-      body "${f}_f64" | grep -q . || { echo "FAIL: no single_${f}_f64 in $ptx"; exit 1; }
-      check "$f" f64 "double computed in float" 'cvt\.rn\.f32\.f64|\.approx(\.ftz)?\.f32' absent
+      body "single_${f}_f64" | grep -q . || { echo "FAIL: no single_${f}_f64 in $ptx"; exit 1; }
+      check "single_${f}_f64" "double computed in float" 'cvt\.rn\.f32\.f64|\.approx(\.ftz)?\.f32' \
+        absent
       case $f in exp2 | log2) ;;
-        *) check "$f" f32 "argument reduction (fma.rn.f32)" 'fma\.rn(\.ftz)?\.f32' present ;;
+        *) check "single_${f}_f32" "argument reduction (fma.rn.f32)" 'fma\.rn(\.ftz)?\.f32' present ;;
       esac
+    done ;;
+  fast-ptx)
+    ptx=$1
+    [ -s "$ptx" ] || { echo "FAIL: no PTX at $ptx"; exit 1; }
+    functions="exp exp10 log log2 log10 sin cos tan pow sincos exp_dialect"
+    for f in $functions; do
+      kernel="fast_${f}_kernel"
+      body "$kernel" | grep -q . || { echo "FAIL: no $kernel in $ptx"; exit 1; }
+      check "$kernel" "the intrinsic's approximation" '(ex2|lg2|sin|cos)\.approx(\.ftz)?\.f32' present
+      check "$kernel" "argument reduction (fma.rn.f32)" 'fma\.rn(\.ftz)?\.f32' absent
+      check "$kernel" "double computed in float" 'cvt\.rn\.f32\.f64' absent
     done ;;
   amdgpu)
     objdump=$1 object=$2 target=$3
@@ -56,10 +72,14 @@ case $kind in
     trap 'rm -f "$disassembly"' EXIT
     "$objdump" -d --mcpu="$target" "$object" > "$disassembly"
     for f in $functions; do
-      body "${f}_f64" | grep -q . || { echo "FAIL: no single_${f}_f64 in $object"; exit 1; }
-      check "$f" f64 "double computed in float" 'v_cvt_f32_f64|v_(exp|log|sin|cos|rcp)_f32' absent
+      body "single_${f}_f64" | grep -q . || { echo "FAIL: no single_${f}_f64 in $object"; exit 1; }
+      check "single_${f}_f64" "double computed in float" 'v_cvt_f32_f64|v_(exp|log|sin|cos|rcp)_f32' \
+        absent
     done ;;
-  *) echo "usage: $0 ptx <file> | amdgpu <llvm-objdump> <file> <target>"; exit 2 ;;
+  *) echo "usage: $0 ptx <file> | amdgpu <llvm-objdump> <file> <target> | fast-ptx <file>"; exit 2 ;;
 esac
 [ "$failures" -eq 0 ] || exit 1
-echo "PASS: $kind: the double kernels of $functions compute in double"
+case $kind in
+  fast-ptx) echo "PASS: FAST_MATH: the float kernels of $functions use the intrinsics" ;;
+  *) echo "PASS: $kind: the double kernels of $functions compute in double" ;;
+esac

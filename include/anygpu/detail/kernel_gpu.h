@@ -206,6 +206,7 @@ struct agk_param_record<void()> {
   AGK_KERNEL_ENTRY void name AGK_KERNEL_PARAMS params
 
 #include "atomics_gpu.h"
+#include "math_list.h"
 #include "warp_gpu.h"
 
 /* Math, part 1: IEEE operations, exact on every target, float and double (and the C++ float
@@ -216,10 +217,10 @@ struct agk_param_record<void()> {
   __attribute__((device)) float __spirv_ocl_##name float_params;   \
   __attribute__((device)) double __spirv_ocl_##name double_params; \
   AG_DEVICE float name##f float_params {                           \
-    return __spirv_ocl_##name args;                                \
+    return AGK_FLOAT_CALLEE(name, __spirv_ocl_##name) args;        \
   }                                                                \
   AG_DEVICE float name float_params {                              \
-    return __spirv_ocl_##name args;                                \
+    return AGK_FLOAT_CALLEE(name, __spirv_ocl_##name) args;        \
   }                                                                \
   AG_DEVICE double name double_params {                            \
     return __spirv_ocl_##name args;                                \
@@ -229,7 +230,7 @@ struct agk_param_record<void()> {
 #elif defined(AGK_OPENCL)
 #define AGK_MATH(name, float_params, double_params, args) \
   AG_DEVICE float name##f float_params {                  \
-    return name args;                                     \
+    return AGK_FLOAT_CALLEE(name, name) args;             \
   }
 #else
 #define AGK_MATH(name, float_params, double_params, args) \

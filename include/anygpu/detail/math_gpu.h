@@ -13,6 +13,18 @@
 
 #define AGK_MATH_UNAVAILABLE(what) __attribute__((unavailable(what)))
 
+/* The intrinsics FAST_MATH maps float functions to (math_list.h), defined further down. */
+AG_DEVICE float __expf(float x);
+AG_DEVICE float __exp10f(float x);
+AG_DEVICE float __logf(float x);
+AG_DEVICE float __log2f(float x);
+AG_DEVICE float __log10f(float x);
+AG_DEVICE float __sinf(float x);
+AG_DEVICE float __cosf(float x);
+AG_DEVICE float __tanf(float x);
+AG_DEVICE float __powf(float x, float y);
+AG_DEVICE void __sincosf(float x, float* s, float* c);
+
 #if defined(__CUDA_ARCH__) || (defined(__AMDGCN__) && !defined(AGK_SPIRV_HIP))
 /* ---- nvptx64 and amdgcn: the vendor's library ---- */
 #define AGK_VENDOR extern "C" __attribute__((device))
@@ -44,10 +56,10 @@ AGK_OCLC_CONSTANT int __oclc_ISA_version = AGK_OCLC_ISA_VERSION;
   AGK_VENDOR float AGK_VENDOR_F32(c, o) float_params;                \
   AGK_VENDOR double AGK_VENDOR_F64(c, o) double_params;              \
   AG_DEVICE float c##f float_params {                                \
-    return AGK_VENDOR_F32(c, o) args;                                \
+    return AGK_FLOAT_CALLEE(c, AGK_VENDOR_F32(c, o)) args;           \
   }                                                                  \
   AG_DEVICE float c float_params {                                   \
-    return AGK_VENDOR_F32(c, o) args;                                \
+    return AGK_FLOAT_CALLEE(c, AGK_VENDOR_F32(c, o)) args;           \
   }                                                                  \
   AG_DEVICE double c double_params {                                 \
     return AGK_VENDOR_F64(c, o) args;                                \
@@ -192,7 +204,13 @@ AG_DEVICE float ynf(int n, float x);
 AGK_MATH_UNAVAILABLE("yn: ROCm's ocml has no yn; write a recurrence on y0 and y1")
 AG_DEVICE double yn(int n, double x);
 #endif
+#if defined(AGK_FAST_MATH) && AGK_FAST_MATH
+AG_DEVICE void sincosf(float x, float* s, float* c) {
+  __sincosf(x, s, c);
+}
+#else
 AGK_SINCOS(sincosf, float, sincos_f32)
+#endif
 AGK_SINCOS(sincos, double, sincos_f64)
 AGK_SINCOS(sincospif, float, sincospi_f32)
 AGK_SINCOS(sincospi, double, sincospi_f64)
@@ -252,8 +270,8 @@ AGK_FAST_1(__cosf, native_cos)
 AG_DEVICE float __tanf(float x) {
   return __sinf(x) / __cosf(x);
 }
-AG_DEVICE float __powf(float x, float y) {
-  return powf(x, y);
+AG_DEVICE float __powf(float x, float y) {  // ocml has no fast pow; not powf, which FAST_MATH maps
+  return __ocml_pow_f32(x, y);
 }
 AG_DEVICE float __fdividef(float x, float y) {
   return x / y;
@@ -315,7 +333,11 @@ AG_DEVICE float remquof(float x, float y, int* q) {
   return AGK_OPENCL_CALL(remquo)(x, y, q);
 }
 AG_DEVICE void sincosf(float x, float* s, float* c) {
+#if defined(AGK_FAST_MATH) && AGK_FAST_MATH
+  __sincosf(x, s, c);
+#else
   *s = AGK_OPENCL_CALL(sincos)(x, c);
+#endif
 }
 AG_DEVICE float scalbnf(float x, int e) {
   return ldexpf(x, e);
@@ -370,8 +392,8 @@ AGK_NATIVE_1(__log10f, log10)
 AGK_NATIVE_1(__sinf, sin)
 AGK_NATIVE_1(__cosf, cos)
 AGK_NATIVE_1(__tanf, tan)
-AG_DEVICE float __powf(float x, float y) {
-  return powf(x, y);
+AG_DEVICE float __powf(float x, float y) {  // not powf, which FAST_MATH maps to __powf
+  return AGK_OPENCL_CALL(pow)(x, y);
 }
 AG_DEVICE float __fdividef(float x, float y) {
   return AGK_OPENCL_NATIVE(divide)(x, y);

@@ -34,4 +34,26 @@
 #define AGK_MATH_QUATERNARY_CUDA(X) X(norm4d, len4) X(rnorm4d, rlen4)
 // clang-format on
 
+/* An image built with FAST_MATH (anygpu_add_kernels; it defines AGK_FAST_MATH) computes the float
+ * forms of these functions with CUDA's intrinsics, as nvcc's -use_fast_math does; double forms
+ * never change. AGK_FLOAT_CALLEE(name, accurate) is the function a float form calls: the
+ * intrinsic where FAST_MATH maps the name, else `accurate`. */
+#if defined(AGK_FAST_MATH) && AGK_FAST_MATH
+#define AGK_FAST_FORM_exp ~, __expf
+#define AGK_FAST_FORM_exp10 ~, __exp10f
+#define AGK_FAST_FORM_log ~, __logf
+#define AGK_FAST_FORM_log2 ~, __log2f
+#define AGK_FAST_FORM_log10 ~, __log10f
+#define AGK_FAST_FORM_sin ~, __sinf
+#define AGK_FAST_FORM_cos ~, __cosf
+#define AGK_FAST_FORM_tan ~, __tanf
+#define AGK_FAST_FORM_pow ~, __powf
+#endif
+/* A mapped name's AGK_FAST_FORM_ expands to two arguments, which shifts the intrinsic into the
+ * picked place; an unmapped one stays a single token and `accurate` is picked. */
+#define AGK_FLOAT_CALLEE(name, accurate) \
+  AGK_FLOAT_CALLEE_EXPANDED(AGK_FAST_FORM_##name, accurate, ~)
+#define AGK_FLOAT_CALLEE_EXPANDED(...) AGK_FLOAT_CALLEE_PICK(__VA_ARGS__)
+#define AGK_FLOAT_CALLEE_PICK(probe, callee, ...) callee
+
 #endif /* ANYGPU_DETAIL_MATH_LIST_H */
