@@ -487,7 +487,9 @@ ag_result LevelZeroDevice::event_create(unsigned flags, void** event) {
   pool_desc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
   if (!(flags & AG_EVENT_DISABLE_TIMING)) pool_desc.flags |= ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
   pool_desc.count = 1;
-  if (ze_result_t r = ze_.zeEventPoolCreate(context_, &pool_desc, 1, &device_, &created->pool)) {
+  // For every device of the driver, not this one only: a stream of another of its devices may
+  // wait on the event (agStreamWaitEvent), and a pool's events may be used only on its devices.
+  if (ze_result_t r = ze_.zeEventPoolCreate(context_, &pool_desc, 0, nullptr, &created->pool)) {
     delete created;
     return ze_fail(r, "zeEventPoolCreate");
   }

@@ -92,6 +92,12 @@ const FailureCase kCases[] = {
        EXPECT_AG(launch_saxpy(f, 64));
        return agStreamSynchronize(f.stream);
      }},
+    // Peers (f.peer: the driver's second device): a failed query answers nothing, and a failed
+    // enable enables nothing (the test checks it).
+    {"zeDeviceCanAccessPeer", 0x78000005, "ZE_RESULT_ERROR_INVALID_NULL_HANDLE",
+     AG_ERROR_INVALID_HANDLE, failure_calls::can_access_peer},
+    {"zeDeviceCanAccessPeer", 0x7ffffffe, "ZE_RESULT_ERROR_UNKNOWN", AG_ERROR_BACKEND_FAILURE,
+     failure_calls::enable_peer_access},
     {"zeEventQueryKernelTimestamp", 0x70000001, "ZE_RESULT_ERROR_DEVICE_LOST",
      AG_ERROR_LAUNCH_FAILED,
      [](Fixture& f) {
@@ -113,13 +119,23 @@ class LevelZeroFailureTest
   }
 };
 
+// level_zero_backend_tests runs the driver with two devices: f.peer is the second.
 TEST_P(LevelZeroFailureTest, SurfacesAsTheMappedResultWithTheNativeName) {
   fail_and_check(GetParam());
   EXPECT_EQ(live_before, driver.live_objects()) << "a failure leaked a driver object";
-  // The failure was one call: the stream works again.
+  if (f.peer) {
+    EXPECT_EQ(AG_ERROR_INVALID_VALUE, agDeviceDisablePeerAccess(f.device, f.peer))
+        << "a failed call left peer access enabled";
+  }
+  // The failure was one call: the stream works again, and the devices are peers again.
   driver.clear_failures();
   EXPECT_AG(launch_saxpy(f, 128));
   EXPECT_AG(agStreamSynchronize(f.stream));
+  if (f.peer) {
+    int can = -1;
+    EXPECT_AG(agDeviceCanAccessPeer(f.device, f.peer, &can));
+    EXPECT_EQ(1, can);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(DriverCalls, LevelZeroFailureTest, ::testing::ValuesIn(kCases),

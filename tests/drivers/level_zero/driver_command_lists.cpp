@@ -12,13 +12,14 @@ ze_result_t zeCommandListCreateImmediate(ze_context_handle_t context, ze_device_
                                          const ze_command_queue_desc_t* desc,
                                          ze_command_list_handle_t* list) {
   DRIVER_ENTRY(zeCommandListCreateImmediate);
-  if (!as<Context>(context, Kind::context) || !is_device(device))
-    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  const Device* d = as_device(device);
+  if (!as<Context>(context, Kind::context) || !d) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !list) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->ordinal != 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   // The CPU backend's streams are in order: what anygpu asks for.
   if (!(desc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER)) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
   auto created = std::make_unique<List>();
+  created->device = d->index;  // its work runs on the host, as every device's does
   if (ag_result r = cpu().stream_create(0, &created->stream)) return from_ag(r);
   *list = reinterpret_cast<ze_command_list_handle_t>(static_cast<Object*>(created.release()));
   return ZE_RESULT_SUCCESS;
@@ -149,6 +150,7 @@ ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t list, ze_even
   List* l = as<List>(list, Kind::list);
   Event* e = as<Event>(event, Kind::event);
   if (!l || !e) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!usable_on(*e, *l)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   // The CPU backend's next record replaces the last one: the reset needs no work of its own.
   return ZE_RESULT_SUCCESS;
 }

@@ -1,4 +1,4 @@
-// zeInit, the driver and its one device (their queries), and contexts.
+// zeInit, the driver and its devices (their queries), and contexts.
 #include <cstdio>
 #include <cstring>
 
@@ -49,18 +49,23 @@ ze_result_t zeDeviceGet(ze_driver_handle_t driver, uint32_t* count, ze_device_ha
   DRIVER_ENTRY(zeDeviceGet);
   if (reinterpret_cast<Driver*>(driver) != &the_driver) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // As the specification says: *count 0 asks how many; else at most *count are written, and
+  // *count becomes how many were.
+  const uint32_t total = device_count();
   if (*count == 0 || !devices) {
-    *count = 1;
+    *count = total;
     return ZE_RESULT_SUCCESS;
   }
-  devices[0] = reinterpret_cast<ze_device_handle_t>(&the_device);
-  *count = 1;
+  if (*count > total) *count = total;
+  for (uint32_t i = 0; i < *count; ++i) devices[i] = device_handle(i);
   return ZE_RESULT_SUCCESS;
 }
 
+// Devices of one model (one deviceId), as two of one GPU are, told apart by their uuids and names.
 ze_result_t zeDeviceGetProperties(ze_device_handle_t device, ze_device_properties_t* p) {
   DRIVER_ENTRY(zeDeviceGetProperties);
-  if (!is_device(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  const Device* d = as_device(device);
+  if (!d) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   void* next = p->pNext;
   const ze_structure_type_t stype = p->stype;
@@ -81,7 +86,10 @@ ze_result_t zeDeviceGetProperties(ze_device_handle_t device, ze_device_propertie
   p->timerResolution = 1;  // ns
   p->timestampValidBits = 64;
   p->kernelTimestampValidBits = 64;
-  snprintf(p->name, sizeof p->name, "anygpu Level Zero test device");
+  // "anygpu L0 " and the index, in the uuid's bytes: unique to the device.
+  memcpy(p->uuid, "anygpu L0 ", 10);
+  p->uuid[10] = static_cast<uint8_t>(d->index);
+  snprintf(p->name, sizeof p->name, "anygpu Level Zero test device %u", d->index);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -140,7 +148,8 @@ ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t device,
   return ZE_RESULT_SUCCESS;
 }
 
-// Level Zero answers true for a device with itself, and the one device is all there is.
+// All the driver's devices share host memory: each reaches every other's, and its own (Intel's
+// driver answers true for a device with itself too).
 ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t device, ze_device_handle_t peer,
                                   ze_bool_t* value) {
   DRIVER_ENTRY(zeDeviceCanAccessPeer);

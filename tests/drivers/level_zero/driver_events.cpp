@@ -37,11 +37,16 @@ ze_result_t zeEventPoolCreate(ze_context_handle_t context, const ze_event_pool_d
   if (!as<Context>(context, Kind::context)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !pool) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->count == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
-  for (uint32_t i = 0; i < device_count; ++i)
-    if (!devices || !is_device(devices[i])) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  DeviceMask visible = device_count ? 0 : kEveryDevice;  // none named: all of them
+  for (uint32_t i = 0; i < device_count; ++i) {
+    const Device* d = devices ? as_device(devices[i]) : nullptr;
+    if (!d) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    visible |= DeviceMask{1} << d->index;
+  }
   auto* created = new Pool;
   created->count = desc->count;
   created->flags = desc->flags;
+  created->devices = visible;
   *pool = reinterpret_cast<ze_event_pool_handle_t>(static_cast<Object*>(created));
   return ZE_RESULT_SUCCESS;
 }
@@ -62,6 +67,7 @@ ze_result_t zeEventCreate(ze_event_pool_handle_t pool, const ze_event_desc_t* de
   if (!desc || !event) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->index >= p->count) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   auto created = std::make_unique<Event>();
+  created->devices = p->devices;
   if (ag_result r = cpu().event_create(0, &created->native)) return from_ag(r);
   *event = reinterpret_cast<ze_event_handle_t>(static_cast<Object*>(created.release()));
   return ZE_RESULT_SUCCESS;

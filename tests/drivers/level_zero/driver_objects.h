@@ -42,13 +42,20 @@ T* as(void* handle, Kind kind) {
 struct Driver {
   Kind kind = Kind::driver;
 };
+// The driver's devices are the first device_count() of kMaxDevices, each at its own address.
 struct Device {
   Kind kind = Kind::device;
+  uint32_t index = 0;
 };
 extern Driver the_driver;
-extern Device the_device;
 
-bool is_device(ze_device_handle_t device);
+// The device behind a handle; nullptr for anything but one of the driver's device_count().
+Device* as_device(ze_device_handle_t device);
+inline bool is_device(ze_device_handle_t device) {
+  return as_device(device) != nullptr;
+}
+// Device `index` (below device_count()).
+ze_device_handle_t device_handle(uint32_t index);
 
 struct Context : Object {
   Context() : Object(Kind::context) {}
@@ -57,17 +64,27 @@ struct Context : Object {
 struct List : Object {
   List() : Object(Kind::list) {}
   void* stream = nullptr;
+  uint32_t device = 0;  // the index of the device it was made for
 };
+
+// The devices an event pool was made for, one bit each (device 0: bit 0); every device when it
+// was made for none. The specification lets a pool's events be used only on them: a list of
+// another device that waits on, signals or resets one fails (ZE_RESULT_ERROR_INVALID_ARGUMENT).
+using DeviceMask = uint64_t;
+constexpr DeviceMask kEveryDevice = ~DeviceMask{0};
+static_assert(kMaxDevices <= 64, "a DeviceMask has a bit per device");
 
 struct Pool : Object {
   Pool() : Object(Kind::pool) {}
   uint32_t count = 0;
   uint32_t flags = 0;
+  DeviceMask devices = kEveryDevice;
 };
 
 struct Event : Object {
   Event() : Object(Kind::event) {}
   void* native = nullptr;
+  DeviceMask devices = kEveryDevice;  // its pool's
   std::atomic<bool> recorded{false};  // since the last reset
   std::atomic<bool> host_signalled{false};
   std::mutex mutex;  // with `changed`: a list waiting for a signal not yet on its way
@@ -109,6 +126,11 @@ struct Kernel : Object {
 // The reference every kernel timestamp counts from: an event recorded when the driver starts.
 void* reference_event();
 
+// Whether a list may use the event: its pool was made for the list's device.
+inline bool usable_on(const Event& event, const List& list) {
+  return (event.devices >> list.device) & 1;
+}
+
 // Runs `wait_count` waits, then `work` on the list's stream, then signals `signal`.
 template <typename Work>
 ze_result_t append(List* list, ze_event_handle_t signal, uint32_t wait_count,
@@ -117,7 +139,12 @@ ze_result_t append(List* list, ze_event_handle_t signal, uint32_t wait_count,
   Event* signalled = nullptr;
   if (signal && !(signalled = as<Event>(signal, Kind::event)))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (signalled && !usable_on(*signalled, *list)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (wait_count && !waits) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  for (uint32_t i = 0; i < wait_count; ++i) {
+    if (Event* e = as<Event>(waits[i], Kind::event); e && !usable_on(*e, *list))
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
   for (uint32_t i = 0; i < wait_count; ++i) {
     Event* e = as<Event>(waits[i], Kind::event);
     if (!e) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;

@@ -1,11 +1,13 @@
 // The driver's state: ANYGPU_L0_TEST_FAIL=<function>:<result>[:<nth>],... makes a chosen call fail
 // (results in decimal or 0x hex), as anygpu_l0_test_fail does; every call is counted.
+// ANYGPU_L0_TEST_DEVICE_COUNT=<0 to 64> is how many devices the one driver has (1 by default).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "driver_cpu.h"
+#include "driver_environment.h"
 #include "driver_host_kernels.h"
 #include "driver_state.h"
 
@@ -21,7 +23,27 @@ constexpr const char* kFunctionNames[] = {
 #undef ANYGPU_L0_NAME
 };
 
+// The environment is read when the library is loaded (a bad value warned of then), as the loader
+// loads it once anygpu's test set it.
+const bool environment_read = [] {
+  device_count();
+  return true;
+}();
+
 }  // namespace
+
+uint32_t device_count() {
+  static const uint32_t count = [] {
+    const char* value = getenv("ANYGPU_L0_TEST_DEVICE_COUNT");
+    long parsed = 1;
+    if (value && *value && !test_driver::parse_int(value, 0, kMaxDevices, &parsed)) {
+      test_driver::warn(kDriver, "ANYGPU_L0_TEST_DEVICE_COUNT", value, "not a number from 0 to 64");
+      parsed = 1;
+    }
+    return static_cast<uint32_t>(parsed);
+  }();
+  return count;
+}
 
 int find_function(const char* name) {
   for (int i = 0; i < fn_count; ++i)

@@ -1,6 +1,11 @@
 // What the Level Zero test driver is told when it is loaded (its environment), and what tests do
 // to it while it runs: failures injected into the next calls of a function, each function's call
 // count, and the objects it holds.
+//
+// Its environment, read when it is loaded:
+//   ANYGPU_L0_TEST_DEVICE_COUNT  its GPUs, 0 to 64, 1 by default (0: zeDeviceGet reports none)
+//   ANYGPU_L0_TEST_KERNELS       the host build of the test kernels that launches run
+//   ANYGPU_L0_TEST_FAIL          <function>:<result>[:<nth>],...: the calls that fail
 #pragma once
 
 #include <atomic>
@@ -17,6 +22,25 @@
 namespace anygpu::level_zero_test_driver {
 
 using namespace anygpu::level_zero;
+
+// zeMemGetAllocProperties, which anygpu does not call (level_zero_api.h leaves it out): its types,
+// as the specification (1.0) gives them.
+enum : uint32_t {
+  ZE_MEMORY_TYPE_UNKNOWN = 0,
+  ZE_MEMORY_TYPE_HOST = 1,
+  ZE_MEMORY_TYPE_DEVICE = 2,
+  ZE_MEMORY_TYPE_SHARED = 3,
+};
+struct ze_memory_allocation_properties_t {
+  ze_structure_type_t stype;
+  void* pNext;
+  uint32_t type;  // ZE_MEMORY_TYPE_*
+  uint64_t id;
+  uint64_t pageSize;
+};
+typedef ze_result_t (*PFN_zeMemGetAllocProperties)(ze_context_handle_t context, const void* pointer,
+                                                   ze_memory_allocation_properties_t* properties,
+                                                   ze_device_handle_t* device);
 
 // clang-format off
 #define ANYGPU_L0_TEST_FUNCTIONS(X) \
@@ -35,6 +59,7 @@ using namespace anygpu::level_zero;
   X(zeMemAllocDevice) \
   X(zeMemAllocHost) \
   X(zeMemFree) \
+  X(zeMemGetAllocProperties) \
   X(zeMemAllocShared) \
   X(zeCommandListAppendMemoryPrefetch) \
   X(zeCommandListAppendMemAdvise) \
@@ -103,6 +128,10 @@ Calls& calls();
 #define DRIVER_ENTRY(name)                                           \
   if (uint32_t injected = calls().enter(fn_##name)) return injected; \
   static_assert(true, "")
+
+// ANYGPU_L0_TEST_DEVICE_COUNT: how many devices zeDeviceGet reports (0 to kMaxDevices).
+constexpr uint32_t kMaxDevices = 64;
+uint32_t device_count();
 
 // The ze_result_t a failure of the CPU backend becomes.
 ze_result_t from_ag(ag_result r);

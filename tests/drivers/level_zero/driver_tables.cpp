@@ -57,7 +57,7 @@ ANYGPU_L0_TABLE(
     put(table, 20, zeCommandListAppendEventReset); put(table, 22, zeCommandListAppendLaunchKernel))
 ANYGPU_L0_TABLE(zeGetMemProcAddrTable, put(table, 0, zeMemAllocShared);
                 put(table, 1, zeMemAllocDevice); put(table, 2, zeMemAllocHost);
-                put(table, 3, zeMemFree))
+                put(table, 3, zeMemFree); put(table, 4, zeMemGetAllocProperties))
 ANYGPU_L0_TABLE(zeGetEventPoolProcAddrTable, put(table, 0, zeEventPoolCreate);
                 put(table, 1, zeEventPoolDestroy))
 ANYGPU_L0_TABLE(zeGetEventProcAddrTable, put(table, 0, zeEventCreate);
