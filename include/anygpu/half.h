@@ -1,7 +1,8 @@
 /*
  * half.h — CUDA's 16-bit floating-point types for kernels and host programs: __half and __half2
- * (cuda_fp16.h), __nv_bfloat16 and __nv_bfloat162 (cuda_bf16.h), with CUDA's conversions,
- * arithmetic, comparisons and operators, correctly rounded on every target.
+ * (cuda_fp16.h), __nv_bfloat16 and __nv_bfloat162 (cuda_bf16.h), with CUDA's conversions (the
+ * directed roundings too), arithmetic, comparisons and operators, correctly rounded on every
+ * target, and CUDA's half math functions (hsqrt, hexp, h2sin, ...).
  *
  *   #include <anygpu/half.h>
  *
@@ -23,5 +24,16 @@
 #endif
 
 #include "detail/half_functions.h"
+
+/* The math functions (hsqrt, hexp, h2sin, ...) compute in float with the target's float math: on
+ * a GPU target kernel.h's (a GPU compile is a kernel compile), on the host <math.h>'s. */
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__OPENCL_VERSION__) || \
+    defined(__OPENCL_CPP_VERSION__)
+#define AGH_GPU_TARGET 1
+#include "kernel.h"
+#else
+#include <math.h>
+#endif
+#include "detail/half_math.h"
 
 #endif /* ANYGPU_HALF_H */

@@ -692,6 +692,29 @@ void add_ported_kernel_cases(std::vector<Case>& all) {
                    launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
                    return std::vector<Bytes>{bytes_of(out)};
                  }});
+  // tests/cuda_sources/half_math.cu: the 16-bit math functions (15 per input, scalar and pair
+  // forms) and the directed roundings, elementwise.
+  for (const char* math :
+       {"_Z9half_mathPK6__halfPS_P7__half2i", "_Z9bf16_mathPK13__nv_bfloat16PS_P14__nv_bfloat162i"})
+    all.push_back({math, one_d, [bits16](ag_device d, ag_function f, const Shape& b) {
+                     int n = 515;
+                     DeviceBuffer<uint16_t> x(d, bits16(n, 13)), out(d, 15 * n);
+                     DeviceBuffer<unsigned> pairs(d, 15 * n);
+                     void* p[] = {x.param(), out.param(), pairs.param(), &n};
+                     launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                     return std::vector<Bytes>{bytes_of(out), bytes_of(pairs)};
+                   }});
+  all.push_back(
+      {"_Z18directed_roundingsPKfPKdPti", one_d, [](ag_device d, ag_function f, const Shape& b) {
+         int n = 515;
+         const std::vector<float> values = ramp(n, 29);
+         DeviceBuffer<float> in(d, values);
+         DeviceBuffer<double> wide(d, std::vector<double>(values.begin(), values.end()));
+         DeviceBuffer<uint16_t> out(d, 8 * n);
+         void* p[] = {in.param(), wide.param(), out.param(), &n};
+         launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+         return std::vector<Bytes>{bytes_of(out)};
+       }});
   // nbody: shared-memory tiles of the block's size, so every body count is a multiple of it.
   all.push_back({"_Z15integrateBodiesP6float4S0_PKS_S2_ffif", one_d,
                  [](ag_device d, ag_function f, const Shape& b) {

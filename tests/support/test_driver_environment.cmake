@@ -66,6 +66,7 @@ function(anygpu_add_driver_suites add backend)
     ${PROJECT_SOURCE_DIR}/tests/conformance/cuda_ports_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/conformance/cuda_sources_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/conformance/half_and_bits_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/conformance/half_math_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/conformance/kernel_names_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/conformance/atomics_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/conformance/kernels_test.cpp

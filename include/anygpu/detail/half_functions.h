@@ -1,9 +1,10 @@
 /* half_functions.h — the functions and operators of cuda_fp16.h and cuda_bf16.h over the types of
- * half_types.h: conversions, arithmetic (__hadd ... __hfma, their _rn and _sat forms, the pair
- * forms __hadd2 ...), comparisons (__heq ... __hgtu, __hmax, __hmin, the pair forms returning a
- * pair or a bool), and the C++ operators. Included by anygpu/half.h; do not include directly.
- * __hadd & co are overloaded for __half and __nv_bfloat16 as in CUDA; the integer __hadd(int,
- * int) is in bit_intrinsics.h. */
+ * half_types.h: conversions (the directed roundings __float2half_rz, _rd, _ru too), arithmetic
+ * (__hadd ... __hfma, their _rn and _sat forms, the pair forms __hadd2 ...), comparisons (__heq
+ * ... __hgtu, __hmax, __hmin, the pair forms returning a pair or a bool), and the C++ operators.
+ * Included by anygpu/half.h; do not include directly. __hadd & co are overloaded for __half and
+ * __nv_bfloat16 as in CUDA; the integer __hadd(int, int) is in bit_intrinsics.h. The math
+ * functions (hsqrt, hexp, ...) are in half_math.h. */
 #ifndef ANYGPU_DETAIL_HALF_FUNCTIONS_H
 #define ANYGPU_DETAIL_HALF_FUNCTIONS_H
 
@@ -133,6 +134,49 @@ AGH_FUNCTION __nv_bfloat16 __short_as_bfloat16(short i) {
 }
 AGH_FUNCTION __nv_bfloat16 __ushort_as_bfloat16(unsigned short i) {
   return agh_from_bits<__nv_bfloat16>(i);
+}
+
+/* Functions the inliner may leave out of line are internal to each module (static): the SPIR-V
+ * image links C++ for OpenCL modules (AG_KERNEL sources) with HIP-mode ones (CUDA sources), where
+ * one name returning these structs has two signatures (the result's pointer is private in one,
+ * generic in the other); llvm-link would make one a cast of the other, which llvm-spirv cannot
+ * translate. */
+#define AGH_LOCAL_FUNCTION static AGH_FUNCTION
+
+/* float to 16 bits rounded toward zero (direction 0), down (-1) or up (+1), as CUDA's _rz, _rd and
+ * _ru conversions: the nearest value, moved one step where it lies on the wrong side of the float
+ * (the comparison is exact: both are floats). The bits are ordered as the magnitudes, so a step is
+ * +-1 on them, and the ends come out as IEEE's directed roundings give them: toward zero 1e5f is
+ * 65504, not infinity (one step down from it); up, 1e-30f is the smallest subnormal (one step up
+ * from +0); a NaN compares false and stays the canonical NaN. */
+template <typename Format>
+AGH_LOCAL_FUNCTION unsigned short agh_round_directed(float value, int direction) {
+  const unsigned short nearest = Format::round(value);
+  const float back = Format::to_float(nearest);
+  const int toward_plus = (nearest & 0x8000u) ? -1 : 1; /* the step on the bits that moves up */
+  if (direction > 0 && back < value) return (unsigned short)(nearest + toward_plus);
+  if (direction < 0 && back > value) return (unsigned short)(nearest - toward_plus);
+  if (direction == 0 && __builtin_fabsf(back) > __builtin_fabsf(value))
+    return (unsigned short)(nearest - 1); /* a smaller magnitude, the same sign */
+  return nearest;
+}
+AGH_LOCAL_FUNCTION __half __float2half_rz(float a) {
+  return agh_from_bits<__half>(agh_round_directed<agh_fp16>(a, 0));
+}
+AGH_LOCAL_FUNCTION __half __float2half_rd(float a) {
+  return agh_from_bits<__half>(agh_round_directed<agh_fp16>(a, -1));
+}
+AGH_LOCAL_FUNCTION __half __float2half_ru(float a) {
+  return agh_from_bits<__half>(agh_round_directed<agh_fp16>(a, 1));
+}
+AGH_LOCAL_FUNCTION __nv_bfloat16 __float2bfloat16_rz(float a) {
+  return agh_from_bits<__nv_bfloat16>(agh_round_directed<agh_bf16>(a, 0));
+}
+AGH_LOCAL_FUNCTION __nv_bfloat16 __float2bfloat16_rd(float a) {
+  return agh_from_bits<__nv_bfloat16>(agh_round_directed<agh_bf16>(a, -1));
+}
+AGH_LOCAL_FUNCTION __nv_bfloat16 __float2bfloat16_ru(float a) {
+  return agh_from_bits<__nv_bfloat16>(agh_round_directed<agh_bf16>(a, 1));
 }
 
 /* Toward zero to an integer, as CUDA's _rz conversions: NaN gives 0, and values beyond the

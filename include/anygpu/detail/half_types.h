@@ -1,6 +1,6 @@
 /* half_types.h — CUDA's __half, __half2 (cuda_fp16.h), __nv_bfloat16 and __nv_bfloat162
  * (cuda_bf16.h): the types, their conversions and operators. Included by anygpu/half.h; do not
- * include directly. The functions are in half_functions.h.
+ * include directly. The functions are in half_functions.h and half_math.h.
  *
  * Layouts are CUDA's: __half and __nv_bfloat16 hold their bits in one unsigned short (2 bytes,
  * align 2); the pairs are two of them, x the lower, 4 bytes aligned to 4. All are trivially
