@@ -10,6 +10,9 @@
 #include "../kernel_host_abi.h"
 #include "../vector_types.h"
 #include "math_host.h"
+#ifdef ANYGPU_WORKITEM_LOOPS
+#include "math_host_vector.h"
+#endif
 
 /* ------------------------------------------------------------------------------------------------
  * Host target. The CUDA names expand to agk_* calls. Inside a C++ kernel (AG_KERNEL) they resolve

@@ -206,6 +206,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
       LLVM_PLUGIN_API_VERSION, "anygpu-barrier-pass", "1", [](PassBuilder& builder) {
         builder.registerPipelineStartEPCallback([](ModulePassManager& passes, OptimizationLevel) {
           passes.addPass(anygpu_pass::MarkConvergentPass());
+          passes.addPass(anygpu_pass::VectorMathPass());
         });
         builder.registerOptimizerEarlyEPCallback([](ModulePassManager& passes, OptimizationLevel) {
           passes.addPass(anygpu_pass::WorkItemLoopsPass());
