@@ -254,7 +254,8 @@ endfunction()
 # metadata (#pragma unroll, C++'s forward-progress guarantee) is dropped: llvm-spirv 15 turns it
 # into loop merges that spirv-val rejects (blocks before their dominators, merge = continue);
 # `freeze`, which llvm-spirv 15 cannot translate (LLVM makes it for a division by a value it
-# cannot prove non-poison, such as warpSize), becomes a no-op bitcast (SPIR-V has no poison);
+# cannot prove non-poison, such as warpSize), becomes a no-op bitcast (SPIR-V has no poison), a
+# no-op `and` for a bool, which SPIR-V cannot bitcast;
 # HIP mode's llvm.compiler.used, whose casts to the private address space SPIR-V forbids, is
 # dropped; the modules' OpenCL versions (HIP mode's is 0.0) are made one, as llvm-spirv requires;
 # the extern __shared__ arrays get a size (anygpu-pack shared-memory --spirv); and the blocks of
@@ -276,6 +277,7 @@ function(_anygpu_add_spirv out name opencl_sources hip_sources)
   add_custom_command(OUTPUT "${output}"
     COMMAND "${ANYGPU_SPIRV_LINK}" -S ${bitcode} -o "${linked}"
     COMMAND sed -E -i -e "s/, !llvm\\.loop ![0-9]+//g" -e "/^@llvm\\.compiler\\.used = /d"
+            -e "s/= freeze i1 (.+)$/= and i1 \\1, true/"
             -e "s/= freeze ([a-z0-9]+) (.+)$/= bitcast \\1 \\2 to \\1/"
             -e "s/^(!opencl\\.ocl\\.version = !\\{![0-9]+).*/\\1}/" "${linked}"
     COMMAND ${packer} shared-memory --spirv ${ANYGPU_SPIRV_DYNAMIC_SHARED_BYTES} -o "${sized}"

@@ -756,6 +756,40 @@ std::vector<Bytes> run_single_function(ag_device d, ag_function f, const Shape& 
   return std::vector<Bytes>{bytes_of(v)};
 }
 
+// The intrinsics named by their rounding (tests/cuda_sources/math_rounding.cu): 28 results per
+// operand triple, and the conversions.
+template <typename T>
+std::vector<Bytes> run_rounding_arithmetic(ag_device d, ag_function f, const Shape& b) {
+  unsigned n = 333;
+  const std::vector<float> values = ramp(n, 37);
+  std::vector<T> x(values.begin(), values.end()), y(x.rbegin(), x.rend()), z(x);
+  for (unsigned i = 0; i < n; ++i) z[i] = x[i] / 3 - T(1) / (i + 1);
+  DeviceBuffer<T> dx(d, x), dy(d, y), dz(d, z), out(d, 28 * n);
+  void* p[] = {&n, dx.param(), dy.param(), dz.param(), out.param()};
+  launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+  return std::vector<Bytes>{bytes_of(out)};
+}
+std::vector<Bytes> run_rounding_conversions(ag_device d, ag_function f, const Shape& b) {
+  unsigned n = 333;
+  const std::vector<float> values = ramp(n, 43);
+  std::vector<double> wide(values.begin(), values.end());
+  std::vector<long long> s(n);
+  std::vector<unsigned long long> u(n);
+  for (unsigned i = 0; i < n; ++i) {
+    wide[i] *= 1e9 * (i + 1);
+    u[i] = 0x9e3779b97f4a7c15ull * (i + 1);
+    s[i] = static_cast<long long>(u[i] >> (i % 64));
+  }
+  DeviceBuffer<float> df(d, values), floats(d, 24 * n);
+  DeviceBuffer<double> dd(d, wide), doubles(d, 12 * n);
+  DeviceBuffer<long long> ds(d, s);
+  DeviceBuffer<unsigned long long> du(d, u), integers(d, 36 * n);
+  void* p[] = {&n,         df.param(),       dd.param(),     ds.param(),
+               du.param(), integers.param(), floats.param(), doubles.param()};
+  launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+  return std::vector<Bytes>{bytes_of(integers), bytes_of(floats), bytes_of(doubles)};
+}
+
 void add_math_kernel_cases(std::vector<Case>& all) {
   all.push_back({"_Z13math_functionIfEvijPKT_S2_S2_S2_PS0_", one_d, run_math_functions<float>});
   all.push_back({"_Z13math_functionIdEvijPKT_S2_S2_S2_PS0_", one_d, run_math_functions<double>});
@@ -775,6 +809,11 @@ void add_math_kernel_cases(std::vector<Case>& all) {
     all.push_back({name.c_str(), one_d,
                    is_double ? run_single_function<double> : run_single_function<float>});
   }
+  all.push_back(
+      {"_Z19rounding_arithmeticIfEvjPKT_S2_S2_PS0_", one_d, run_rounding_arithmetic<float>});
+  all.push_back(
+      {"_Z19rounding_arithmeticIdEvjPKT_S2_S2_PS0_", one_d, run_rounding_arithmetic<double>});
+  all.push_back({"_Z20rounding_conversionsjPKfPKdPKxPKyPyPfPd", one_d, run_rounding_conversions});
 }
 
 // The test image, loaded with the loops allowed or not.

@@ -10,6 +10,8 @@
 # libdevice computes with them) must show more than the bare approximation: the fused
 # multiply-adds of libdevice's argument reduction. (On AMD, ocml's float functions are built on
 # the hardware's v_exp/v_log, which are within 1 ulp; the accuracy suite measures them on a GPU.)
+# In PTX also: the directed-rounding intrinsics of tests/cuda_sources/math_rounding.cu are the
+# instructions with their rounding.
 # fast-ptx, for tests/kernels_build/images/fast_math.cu: each fast_<f>_kernel computes its float
 # function with the .approx instructions and without libdevice's argument reduction (FAST_MATH
 # took effect), and its double function still without conversion to float.
@@ -54,6 +56,22 @@ case $kind in
       case $f in exp2 | log2) ;;
         *) check "single_${f}_f32" "argument reduction (fma.rn.f32)" 'fma\.rn(\.ftz)?\.f32' present ;;
       esac
+    done
+    # The directed roundings of tests/cuda_sources/math_rounding.cu are the instructions with the
+    # rounding (rz, rp: up, rm: down), each conversion toward zero a cvt.rz or cvt.rzi of its own:
+    # an optimizer that folds one into a round-to-nearest instruction changes results silently.
+    for precision in f32:_Z19rounding_arithmeticIfE f64:_Z19rounding_arithmeticIdE; do
+      kernel=${precision#*:} type=${precision%%:*}
+      for op in add sub mul div rcp sqrt fma; do
+        for r in rz rp rm; do
+          check "$kernel" "$op.$r.$type" "$op\.$r(\.ftz)?\.$type" present
+        done
+      done
+    done
+    for conversion in rzi.s32.f32 rzi.u32.f32 rzi.s64.f32 rzi.u64.f32 rzi.s32.f64 rzi.u32.f64 \
+      rzi.s64.f64 rzi.u64.f64 rz.f32.s32 rz.f32.u32 rz.f32.s64 rz.f32.u64 rz.f64.s64 rz.f64.u64 \
+      rz.f32.f64; do
+      check _Z20rounding_conversions "cvt.$conversion" "cvt\.$conversion[[:space:]]" present
     done ;;
   fast-ptx)
     ptx=$1
@@ -81,5 +99,7 @@ esac
 [ "$failures" -eq 0 ] || exit 1
 case $kind in
   fast-ptx) echo "PASS: FAST_MATH: the float kernels of $functions use the intrinsics" ;;
+  ptx) echo "PASS: ptx: the double kernels of $functions compute in double; the directed roundings" \
+    "are the instructions with their rounding" ;;
   *) echo "PASS: $kind: the double kernels of $functions compute in double" ;;
 esac

@@ -30,4 +30,7 @@ AGK_ROUNDED(__drcp_rn, double, (double x), 1.0 / x)
 AGK_ROUNDED(__dsqrt_rn, double, (double x), sqrt(x))
 AGK_ROUNDED(__fma_rn, double, (double x, double y, double z), fma(x, y, z))
 
+/* The directed roundings (_rz, _ru, _rd), the conversions and the bit casts. */
+#include "math_directed.h"
+
 #endif /* ANYGPU_DETAIL_MATH_ROUNDED_H */
