@@ -10,16 +10,7 @@
 #ifndef ANYGPU_DETAIL_BIT_INTRINSICS_H
 #define ANYGPU_DETAIL_BIT_INTRINSICS_H
 
-/* CUDA's 64-bit forms take long long; in C++ for OpenCL long long is 128 bits and long is 64. */
-#if defined(AGK_OPENCL)
-typedef long agk_ll;
-typedef unsigned long agk_ull;
-#define AGK_BUILTIN_64(name) __builtin_##name##l
-#else
-typedef long long agk_ll;
-typedef unsigned long long agk_ull;
-#define AGK_BUILTIN_64(name) __builtin_##name##ll
-#endif
+#include "integer_64.h" /* agk_ll, agk_ull: CUDA's long long */
 
 AG_DEVICE int __popc(unsigned int x) {
   return __builtin_popcount(x);

@@ -33,17 +33,8 @@
 #ifndef ANYGPU_DETAIL_MATH_DIRECTED_H
 #define ANYGPU_DETAIL_MATH_DIRECTED_H
 
-/* CUDA's 64-bit integers (long long): in C++ for OpenCL long long is 128 bits and long is 64. */
-#if defined(AGK_OPENCL)
-typedef long agk_int64;
-typedef unsigned long agk_uint64;
-#define agk_clz64 __builtin_clzl
-#else
-typedef long long agk_int64;
-typedef unsigned long long agk_uint64;
-#define agk_clz64 __builtin_clzll
-#endif
-#define AGK_U64(x) ((agk_uint64)(x))
+#include "integer_64.h" /* agk_ll, agk_ull: CUDA's long long */
+#define AGK_U64(x) ((agk_ull)(x))
 
 /* ---- bit casts: every target ---- */
 #define AGK_BIT_CAST(name, From, To)     \
@@ -59,16 +50,16 @@ AGK_BIT_CAST(__float_as_int, float, int)
 AGK_BIT_CAST(__int_as_float, int, float)
 AGK_BIT_CAST(__float_as_uint, float, unsigned int)
 AGK_BIT_CAST(__uint_as_float, unsigned int, float)
-AGK_BIT_CAST(__double_as_longlong, double, agk_int64)
-AGK_BIT_CAST(__longlong_as_double, agk_int64, double)
+AGK_BIT_CAST(__double_as_longlong, double, agk_ll)
+AGK_BIT_CAST(__longlong_as_double, agk_ll, double)
 AGK_ROUNDED_FUNCTION int __double2hiint(double x) {
-  return (int)(unsigned int)((agk_uint64)__double_as_longlong(x) >> 32);
+  return (int)(unsigned int)((agk_ull)__double_as_longlong(x) >> 32);
 }
 AGK_ROUNDED_FUNCTION int __double2loint(double x) {
-  return (int)(unsigned int)(agk_uint64)__double_as_longlong(x);
+  return (int)(unsigned int)(agk_ull)__double_as_longlong(x);
 }
 AGK_ROUNDED_FUNCTION double __hiloint2double(int hi, int lo) {
-  return __longlong_as_double((agk_int64)(((agk_uint64)(unsigned int)hi << 32) | (unsigned int)lo));
+  return __longlong_as_double((agk_ll)(((agk_ull)(unsigned int)hi << 32) | (unsigned int)lo));
 }
 
 #if defined(__CUDA_ARCH__)
@@ -125,7 +116,7 @@ AGK_ROUNDED_FUNCTION double __hiloint2double(int hi, int lo) {
 
 /* A value as its bits, widened to 64 (W: the format's width, P: its precision, with the hidden
  * bit). The formats' bits are ordered as the magnitudes: a step is +-1 on them. */
-typedef agk_uint64 agk_bits64;
+typedef agk_ull agk_bits64;
 
 /* The next value up (toward +infinity) or down from a finite x, as bits: +-0 go to the smallest
  * subnormal of the step's sign, the largest finite value to infinity. */
@@ -160,12 +151,12 @@ AGK_ROUNDED_FUNCTION agk_bits64 agk_pick_bits(agk_bits64 y, int side, int width,
 
 /* ---- exact a*b + c in integers ---- */
 typedef struct {
-  agk_uint64 hi, lo;
+  agk_ull hi, lo;
 } agk_u128;
 /* (-1)^negative * m * 2^e */
 typedef struct {
   int negative;
-  agk_uint64 m;
+  agk_ull m;
   int e;
 } agk_unpacked;
 /* (-1)^negative * m * 2^e, m < 2^127; `zero` where the sum cancelled exactly */
@@ -191,8 +182,8 @@ AGK_ROUNDED_FUNCTION agk_unpacked agk_unpack_bits(agk_bits64 x, int width, int p
 }
 
 AGK_ROUNDED_FUNCTION int agk_clz128(agk_u128 x) {
-  if (x.hi) return agk_clz64(x.hi);
-  return x.lo ? 64 + agk_clz64(x.lo) : 128;
+  if (x.hi) return AGK_BUILTIN_64(clz)(x.hi);
+  return x.lo ? 64 + AGK_BUILTIN_64(clz)(x.lo) : 128;
 }
 AGK_ROUNDED_FUNCTION agk_u128 agk_shift_left(agk_u128 x, int n) { /* 0 <= n < 128 */
   agk_u128 r;
@@ -209,7 +200,7 @@ AGK_ROUNDED_FUNCTION agk_u128 agk_shift_left(agk_u128 x, int n) { /* 0 <= n < 12
 /* x >> n, n >= 0; with `jam` the bits shifted out are or-ed into the last bit (a sticky bit). */
 AGK_ROUNDED_FUNCTION agk_u128 agk_shift_right(agk_u128 x, int n, int jam) {
   agk_u128 r;
-  agk_uint64 lost;
+  agk_ull lost;
   if (n <= 0) return x;
   if (n >= 128) {
     r.hi = 0;
@@ -238,11 +229,11 @@ AGK_ROUNDED_FUNCTION int agk_low_bits_set(agk_u128 x, int n) {
 AGK_ROUNDED_FUNCTION int agk_bit(agk_u128 x, int n) { /* 0 <= n < 128 */
   return (int)((n >= 64 ? x.hi >> (n - 64) : x.lo >> n) & 1);
 }
-AGK_ROUNDED_FUNCTION agk_u128 agk_multiply(agk_uint64 a, agk_uint64 b) {
-  const agk_uint64 mask = AGK_U64(0xffffffff), a0 = a & mask, a1 = a >> 32, b0 = b & mask,
-                   b1 = b >> 32;
-  const agk_uint64 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-  const agk_uint64 middle = (p00 >> 32) + (p01 & mask) + (p10 & mask);
+AGK_ROUNDED_FUNCTION agk_u128 agk_multiply(agk_ull a, agk_ull b) {
+  const agk_ull mask = AGK_U64(0xffffffff), a0 = a & mask, a1 = a >> 32, b0 = b & mask,
+                b1 = b >> 32;
+  const agk_ull p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+  const agk_ull middle = (p00 >> 32) + (p01 & mask) + (p10 & mask);
   agk_u128 r;
   r.lo = (middle << 32) | (p00 & mask);
   r.hi = p11 + (p01 >> 32) + (p10 >> 32) + (middle >> 32);
@@ -306,7 +297,7 @@ AGK_ROUNDED_FUNCTION agk_bits64 agk_round_exact(agk_exact x, int width, int prec
   int last = top - (precision - 1); /* exponent of the result's last bit */
   if (last < lowest) last = lowest;
   const int shift = last - x.e;
-  agk_uint64 kept;
+  agk_ull kept;
   int round_bit = 0, below = 0;
   if (shift <= 0) {
     kept = x.m.lo << -shift; /* x has at most `precision` bits here: exact */
@@ -473,7 +464,7 @@ AGK_ROUNDED_FUNCTION agk_bits64 agk_round_exact(agk_exact x, int width, int prec
   }
 AGK_DIRECTED_FORMAT(float, f, unsigned int, 32, 24, 0x1p-78f, 0x1p-99f, 0x1p-126f, fmaf, sqrtf,
                     truncf)
-AGK_DIRECTED_FORMAT(double, d, agk_uint64, 64, 53, 0x1p-916, 0x1p-966, 0x1p-1022, fma, sqrt, trunc)
+AGK_DIRECTED_FORMAT(double, d, agk_ull, 64, 53, 0x1p-916, 0x1p-966, 0x1p-1022, fma, sqrt, trunc)
 
 #define AGK_ARITHMETIC_OPERATION_fadd(x, y, direction) agk_add_f(x, y, direction)
 #define AGK_ARITHMETIC_OPERATION_fsub(x, y, direction) agk_add_f(x, -(y), direction)
@@ -515,19 +506,19 @@ AGK_DIRECTED_FORMAT(double, d, agk_uint64, 64, 53, 0x1p-916, 0x1p-966, 0x1p-1022
 #define AGK_TO_INTEGER_EXPANDED(...) AGK_TO_INTEGER(__VA_ARGS__)
 #define AGK_INT_RANGE -0x1p31, 0x1p31, -2147483647 - 1, 2147483647, 0
 #define AGK_UINT_RANGE 0, 0x1p32, 0u, 0xffffffffu, 0u
-#define AGK_LL_RANGE                                                                        \
-  -0x1p63, 0x1p63, (agk_int64)(-9223372036854775807L - 1), (agk_int64)9223372036854775807L, \
-      (agk_int64)(-9223372036854775807L - 1)
+#define AGK_LL_RANGE                                                                  \
+  -0x1p63, 0x1p63, (agk_ll)(-9223372036854775807L - 1), (agk_ll)9223372036854775807L, \
+      (agk_ll)(-9223372036854775807L - 1)
 #define AGK_ULL_RANGE \
   0, 0x1p64, AGK_U64(0), AGK_U64(0xffffffffffffffff), AGK_U64(0x8000000000000000)
 AGK_TO_INTEGER_EXPANDED(float, f, int, int, AGK_INT_RANGE)
 AGK_TO_INTEGER_EXPANDED(double, d, int, int, AGK_INT_RANGE)
 AGK_TO_INTEGER_EXPANDED(float, f, unsigned int, uint, AGK_UINT_RANGE)
 AGK_TO_INTEGER_EXPANDED(double, d, unsigned int, uint, AGK_UINT_RANGE)
-AGK_TO_INTEGER_EXPANDED(float, f, agk_int64, ll, AGK_LL_RANGE)
-AGK_TO_INTEGER_EXPANDED(double, d, agk_int64, ll, AGK_LL_RANGE)
-AGK_TO_INTEGER_EXPANDED(float, f, agk_uint64, ull, AGK_ULL_RANGE)
-AGK_TO_INTEGER_EXPANDED(double, d, agk_uint64, ull, AGK_ULL_RANGE)
+AGK_TO_INTEGER_EXPANDED(float, f, agk_ll, ll, AGK_LL_RANGE)
+AGK_TO_INTEGER_EXPANDED(double, d, agk_ll, ll, AGK_LL_RANGE)
+AGK_TO_INTEGER_EXPANDED(float, f, agk_ull, ull, AGK_ULL_RANGE)
+AGK_TO_INTEGER_EXPANDED(double, d, agk_ull, ull, AGK_ULL_RANGE)
 
 /* Integer to floating point: rounded to nearest by the conversion, then compared exactly as
  * integers (a result of 2^63 or 2^64 lies above every value of the type). */
@@ -541,12 +532,12 @@ AGK_TO_INTEGER_EXPANDED(double, d, agk_uint64, ull, AGK_ULL_RANGE)
     }                                                                 \
     return agk_pick_##S(y, side, direction);                          \
   }
-AGK_FROM_INTEGER(int, int, float, f, agk_int64, 0x1p63f)
-AGK_FROM_INTEGER(unsigned int, uint, float, f, agk_int64, 0x1p63f)
-AGK_FROM_INTEGER(agk_int64, ll, float, f, agk_int64, 0x1p63f)
-AGK_FROM_INTEGER(agk_uint64, ull, float, f, agk_uint64, 0x1p64f)
-AGK_FROM_INTEGER(agk_int64, ll, double, d, agk_int64, 0x1p63)
-AGK_FROM_INTEGER(agk_uint64, ull, double, d, agk_uint64, 0x1p64)
+AGK_FROM_INTEGER(int, int, float, f, agk_ll, 0x1p63f)
+AGK_FROM_INTEGER(unsigned int, uint, float, f, agk_ll, 0x1p63f)
+AGK_FROM_INTEGER(agk_ll, ll, float, f, agk_ll, 0x1p63f)
+AGK_FROM_INTEGER(agk_ull, ull, float, f, agk_ull, 0x1p64f)
+AGK_FROM_INTEGER(agk_ll, ll, double, d, agk_ll, 0x1p63)
+AGK_FROM_INTEGER(agk_ull, ull, double, d, agk_ull, 0x1p64)
 
 AGK_ROUNDED_FUNCTION float agk_d_to_f(double x, int direction) {
   const float y = (float)x;
@@ -605,18 +596,18 @@ AGK_DIRECTED_ARITHMETIC(rd)
 #define AGK_ROUNDED_CONVERSIONS(r)                     \
   AGK_CONVERSION(float2int, float, int, r)             \
   AGK_CONVERSION(float2uint, float, unsigned int, r)   \
-  AGK_CONVERSION(float2ll, float, agk_int64, r)        \
-  AGK_CONVERSION(float2ull, float, agk_uint64, r)      \
+  AGK_CONVERSION(float2ll, float, agk_ll, r)           \
+  AGK_CONVERSION(float2ull, float, agk_ull, r)         \
   AGK_CONVERSION(double2int, double, int, r)           \
   AGK_CONVERSION(double2uint, double, unsigned int, r) \
-  AGK_CONVERSION(double2ll, double, agk_int64, r)      \
-  AGK_CONVERSION(double2ull, double, agk_uint64, r)    \
+  AGK_CONVERSION(double2ll, double, agk_ll, r)         \
+  AGK_CONVERSION(double2ull, double, agk_ull, r)       \
   AGK_CONVERSION(int2float, int, float, r)             \
   AGK_CONVERSION(uint2float, unsigned int, float, r)   \
-  AGK_CONVERSION(ll2float, agk_int64, float, r)        \
-  AGK_CONVERSION(ull2float, agk_uint64, float, r)      \
-  AGK_CONVERSION(ll2double, agk_int64, double, r)      \
-  AGK_CONVERSION(ull2double, agk_uint64, double, r)    \
+  AGK_CONVERSION(ll2float, agk_ll, float, r)           \
+  AGK_CONVERSION(ull2float, agk_ull, float, r)         \
+  AGK_CONVERSION(ll2double, agk_ll, double, r)         \
+  AGK_CONVERSION(ull2double, agk_ull, double, r)       \
   AGK_CONVERSION(double2float, double, float, r)
 AGK_ROUNDED_CONVERSIONS(rn)
 AGK_ROUNDED_CONVERSIONS(rz)
