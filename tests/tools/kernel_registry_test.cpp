@@ -3,15 +3,15 @@
 // are put in dominance order for llvm-spirv.
 #include <gtest/gtest.h>
 
-#include "tools/anygpu-pack/kernel_declaration.h"
-#include "tools/anygpu-pack/spirv_block_order.h"
-#include "tools/anygpu-pack/spirv_shared_memory.h"
+#include "shim/kernel_build/kernel_declaration.h"
+#include "shim/kernel_build/spirv_block_order.h"
+#include "shim/kernel_build/spirv_shared_memory.h"
 
 namespace {
 
-using anygpu_pack::kernel_declaration;
-using anygpu_pack::KernelDeclaration;
-using anygpu_pack::size_extern_shared_arrays;
+using anygpu::kernel_declaration;
+using anygpu::KernelDeclaration;
+using anygpu::size_extern_shared_arrays;
 
 KernelDeclaration declared(const std::string& mangled) {
   KernelDeclaration declaration;
@@ -123,7 +123,7 @@ const char kLoopExitFirst[] =
 
 std::string ordered(const std::string& ir) {
   std::string out, error;
-  EXPECT_TRUE(anygpu_pack::order_blocks_by_dominance(ir, &out, &error)) << error;
+  EXPECT_TRUE(anygpu::order_blocks_by_dominance(ir, &out, &error)) << error;
   return out;
 }
 
@@ -156,7 +156,7 @@ TEST(SpirvBlockOrder, FunctionsInDominanceOrderAreUnchanged) {
 
 TEST(SpirvBlockOrder, NumberedTypesAreRefused) {
   std::string out, error;
-  EXPECT_FALSE(anygpu_pack::order_blocks_by_dominance("%0 = type { i32 }\n", &out, &error));
+  EXPECT_FALSE(anygpu::order_blocks_by_dominance("%0 = type { i32 }\n", &out, &error));
   EXPECT_NE(std::string::npos, error.find("numbered types")) << error;
 }
 

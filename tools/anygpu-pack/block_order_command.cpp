@@ -3,7 +3,7 @@
 #include <string>
 
 #include "pack.h"
-#include "spirv_block_order.h"
+#include "shim/kernel_build/spirv_block_order.h"
 
 namespace anygpu_pack {
 
@@ -22,7 +22,7 @@ int block_order_command(const std::vector<std::string>& args) {
   std::vector<unsigned char> ir;
   std::string error, ordered;
   if (!read_file(input, &ir, &error)) return report(error);
-  if (!order_blocks_by_dominance(std::string(ir.begin(), ir.end()), &ordered, &error))
+  if (!anygpu::order_blocks_by_dominance(std::string(ir.begin(), ir.end()), &ordered, &error))
     return report(input + ": " + error);
   if (!write_file(output, reinterpret_cast<const unsigned char*>(ordered.data()), ordered.size(),
                   &error))

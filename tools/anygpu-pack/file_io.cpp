@@ -72,4 +72,11 @@ bool write_file(const std::string& path, const unsigned char* data, size_t size,
   return ok;
 }
 
+bool discover_kernels(const std::string& path, anygpu::DiscoveredKernels* found,
+                      std::string* error) {
+  std::vector<unsigned char> bytes;
+  return read_file(path, &bytes, error) &&
+         anygpu::discover_kernels(bytes.data(), bytes.size(), path, found, error);
+}
+
 }  // namespace anygpu_pack

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "shim/kernel_build/kernel_discovery.h"
+
 namespace anygpu_pack {
 
 int create_command(const std::vector<std::string>& args);
@@ -19,6 +21,9 @@ int block_order_command(const std::vector<std::string>& args);
 bool read_file(const std::string& path, std::vector<unsigned char>* bytes, std::string* error);
 bool write_file(const std::string& path, const unsigned char* data, size_t size,
                 std::string* error);
+// Reads the discovery object at `path` (shim/kernel_build/kernel_discovery.h) into `found`.
+bool discover_kernels(const std::string& path, anygpu::DiscoveredKernels* found,
+                      std::string* error);
 
 // Appends every part to `text`, in order: the generated files are built line by line.
 inline void append_all(std::string* text, std::initializer_list<std::string_view> parts) {

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace anygpu_pack {
+namespace anygpu {
 
 // `ir` with the blocks of each function in reverse post-order; functions already in such an order
 // are left as they are. A function whose blocks move has its numbered values and blocks renamed
@@ -15,4 +15,4 @@ namespace anygpu_pack {
 // `error` for a module with numbered types, whose names the renaming would take for values.
 bool order_blocks_by_dominance(const std::string& ir, std::string* ordered, std::string* error);
 
-}  // namespace anygpu_pack
+}  // namespace anygpu

@@ -1,11 +1,11 @@
-#include "kernel_declaration.h"
+#include "shim/kernel_build/kernel_declaration.h"
 
 #include <cxxabi.h>
 
 #include <cstdlib>
 #include <memory>
 
-namespace anygpu_pack {
+namespace anygpu {
 
 namespace {
 
@@ -55,4 +55,4 @@ bool kernel_declaration(const std::string& mangled, KernelDeclaration* declarati
   return true;
 }
 
-}  // namespace anygpu_pack
+}  // namespace anygpu

@@ -1,11 +1,11 @@
-#include "spirv_block_order.h"
+#include "shim/kernel_build/spirv_block_order.h"
 
 #include <algorithm>
 #include <map>
 #include <sstream>
 #include <vector>
 
-namespace anygpu_pack {
+namespace anygpu {
 
 namespace {
 
@@ -192,4 +192,4 @@ bool order_blocks_by_dominance(const std::string& ir, std::string* ordered, std:
   return true;
 }
 
-}  // namespace anygpu_pack
+}  // namespace anygpu

@@ -1,10 +1,10 @@
-// What the generated registration file needs to name a CUDA-syntax kernel in C++: its qualified
-// name (with template arguments) and its parameter types, from its mangled name.
+// What the registration file (kernel_registration.h) needs to name a CUDA-syntax kernel in C++: its
+// qualified name (with template arguments) and its parameter types, from its mangled name.
 #pragma once
 
 #include <string>
 
-namespace anygpu_pack {
+namespace anygpu {
 
 struct KernelDeclaration {
   std::string name;    // "reduce<256u>", "ns::scale<float>", "saxpy"
@@ -16,4 +16,4 @@ struct KernelDeclaration {
 bool kernel_declaration(const std::string& mangled, KernelDeclaration* declaration,
                         std::string* error);
 
-}  // namespace anygpu_pack
+}  // namespace anygpu

@@ -1,18 +1,23 @@
-#include "spirv_shared_memory.h"
+#include "shim/kernel_build/spirv_shared_memory.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
-#include "pack.h"
-
-namespace anygpu_pack {
+namespace anygpu {
 
 namespace {
+
+// Appends every part to `text`, in order.
+void append_all(std::string* text, std::initializer_list<std::string_view> parts) {
+  for (std::string_view part : parts) text->append(part);
+}
 
 struct Layout {
   unsigned long size = 0, alignment = 1;
@@ -212,4 +217,4 @@ bool size_extern_shared_arrays(const std::string& ir, unsigned long bytes, std::
   return true;
 }
 
-}  // namespace anygpu_pack
+}  // namespace anygpu

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace anygpu_pack {
+namespace anygpu {
 
 // `ir` rewritten; false with `error` when an array's element type has no size this reader
 // knows (it reads integers, half/float/double, pointers, vectors, arrays and named or literal
@@ -14,4 +14,4 @@ namespace anygpu_pack {
 bool size_extern_shared_arrays(const std::string& ir, unsigned long bytes, std::string* sized,
                                std::string* error);
 
-}  // namespace anygpu_pack
+}  // namespace anygpu
