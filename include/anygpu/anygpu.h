@@ -70,6 +70,7 @@ typedef enum ag_result {
   AG_ERROR_OUT_OF_RESOURCES = 17, /* the system refused a thread, a file descriptor or the like */
   AG_ERROR_LAUNCH_TIMEOUT = 18,   /* a kernel ran longer than the device's watchdog allows */
   AG_ERROR_NOT_PERMITTED = 19,    /* not allowed from where it was called (a host function) */
+  AG_ERROR_COMPILE_FAILED = 20,   /* a program did not compile; agProgramGetLog has the log */
   AG_ERROR_UNKNOWN = 999,
   AG_RESULT_FORCE32 = 0x7fffffff /* keeps the enum 32 bits wide as it grows; never returned */
 } ag_result;
@@ -595,6 +596,72 @@ AG_API ag_result agLaunchKernelChecked(ag_function function, unsigned int grid_x
                                        unsigned int block_z, unsigned int shared_memory_bytes,
                                        ag_stream stream, void** params, size_t param_count,
                                        void** extra);
+
+/* ------------------------------------------------------------------------------------------------
+ * Run-time compilation (docs/runtime-compilation.md)
+ * ---------------------------------------------------------------------------------------------- */
+typedef struct ag_program_s* ag_program;
+
+/* A program: kernel source in the language anygpu_add_kernels takes. `name` says which: a name
+ * ending in ".cu" (or NULL, which is "program.cu") is CUDA source, anygpu/cuda.h included first;
+ * any other name is C++ that includes anygpu/kernel.h or anygpu/cuda.h itself. anygpu's headers
+ * (and CUDA's header names such as cuda_runtime.h) are built into the library. The application's
+ * own headers come as strings: `headers[i]` is the text the source includes as `header_names[i]`
+ * (num_headers of each; both NULL when 0). Every string is copied. */
+AG_API ag_result agProgramCreate(const char* source, const char* name, int num_headers,
+                                 const char* const* headers, const char* const* header_names,
+                                 ag_program* program);
+AG_API ag_result agProgramDestroy(ag_program program);
+/* Compiles the program for `device` with its backend's compiler, or takes the result from the
+ * cache on disk. Options every backend understands: -D<name>[=<value>] (or -D <name>...),
+ * -I<directory> (headers on disk; a program using one is not cached), -O0 to -O3 (default -O3),
+ * --use_fast_math (anygpu_add_kernels' FAST_MATH). -X<backend>=<option> passes <option> to that
+ * backend's compiler only (-Xcuda=--maxrregcount=32); the backend names are ag_backend_info.name.
+ * Anything else is AG_ERROR_INVALID_VALUE. A source that does not compile is
+ * AG_ERROR_COMPILE_FAILED, the first error line in the detail and the whole log in
+ * agProgramGetLog; a backend without a compiler is AG_ERROR_NOT_SUPPORTED naming what to install.
+ * The program keeps the image and log of its last compile. */
+AG_API ag_result agProgramCompile(ag_program program, ag_device device, int num_options,
+                                  const char* const* options);
+/* The log of the last compile (warnings too), NUL-terminated; "" before any. With `log` NULL,
+ * `*size` gets the bytes needed (the NUL included); otherwise `*size` is the buffer's size, and one
+ * too small is AG_ERROR_INVALID_VALUE with nothing written. */
+AG_API ag_result agProgramGetLog(ag_program program, char* log, size_t* size);
+/* The code object of the last successful compile, which agModuleLoadData takes for the device it
+ * was compiled for (PTX text on CUDA, an AMD code object on HIP, SPIR-V on Level Zero, a host code
+ * object on the CPU). `*size` as for agProgramGetLog; AG_ERROR_INVALID_VALUE before a successful
+ * compile. */
+AG_API ag_result agProgramGetImage(ag_program program, void* image, size_t* size);
+/* agProgramCreate (as "program.cu"), agProgramCompile and agModuleLoadData in one call. On
+ * AG_ERROR_COMPILE_FAILED the detail holds the first error line and the log goes to anygpu's log
+ * (ANYGPU_LOG=warn). */
+AG_API ag_result agModuleLoadSource(ag_device device, const char* source, int num_options,
+                                    const char* const* options, ag_module* module);
+
+typedef struct ag_compiler_info {
+  size_t struct_size;   /* in: sizeof(ag_compiler_info) */
+  int available;        /* 1 when the compiler was found and loaded */
+  const char* compiler; /* "NVRTC 13.0 (/usr/local/cuda/lib64/libnvrtc.so.13)"; "" if none */
+  const char* reason;   /* why not, naming what to install; "" when available */
+} ag_compiler_info;
+
+/* The run-time compiler of backend `index` (as agBackendGetInfo counts), found and loaded on the
+ * first call. Strings are valid for the process lifetime. */
+AG_API ag_result agBackendGetCompilerInfo(int index, ag_compiler_info* info);
+
+typedef struct ag_compile_cache_info {
+  size_t struct_size;    /* in: sizeof(ag_compile_cache_info) */
+  int enabled;           /* 0 with ANYGPU_CACHE=0, or when the directory cannot be made */
+  const char* directory; /* $ANYGPU_CACHE_DIR, else $XDG_CACHE_HOME/anygpu, else ~/.cache/anygpu */
+  const char* reason;    /* why it is disabled; "" when enabled */
+  uint64_t entries;
+  uint64_t bytes;
+  uint64_t max_bytes; /* least recently used entries go beyond it (ANYGPU_CACHE_MAX_MB) */
+} ag_compile_cache_info;
+
+AG_API ag_result agCompileCacheGetInfo(ag_compile_cache_info* info);
+/* Removes every entry (other processes' entries being written stay theirs). */
+AG_API ag_result agCompileCacheClear(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -325,6 +325,7 @@ extern const BackendDescriptor cpu_backend_descriptor = {
     "CPU",
     "",
     [] { return std::unique_ptr<Backend>(std::make_unique<cpu::CpuBackend>()); },
-    cpu::make_code_rules};
+    cpu::make_code_rules,
+    nullptr};
 
 }  // namespace anygpu

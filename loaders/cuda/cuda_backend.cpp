@@ -56,6 +56,7 @@ extern const BackendDescriptor cuda_backend_descriptor = {
     "CUDA",
     "",
     [] { return std::unique_ptr<Backend>(std::make_unique<cuda::CudaBackend>()); },
-    cuda::make_code_rules};
+    cuda::make_code_rules,
+    nullptr};
 
 }  // namespace anygpu

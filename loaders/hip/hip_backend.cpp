@@ -56,6 +56,7 @@ extern const BackendDescriptor hip_backend_descriptor = {
     "HIP",
     "",
     [] { return std::unique_ptr<Backend>(std::make_unique<hip::HipBackend>()); },
-    hip::make_code_rules};
+    hip::make_code_rules,
+    nullptr};
 
 }  // namespace anygpu

@@ -114,6 +114,7 @@ extern const BackendDescriptor level_zero_backend_descriptor = {
     "Level Zero",
     "ze,levelzero,level-zero",
     [] { return std::unique_ptr<Backend>(std::make_unique<level_zero::LevelZeroBackend>()); },
-    level_zero::make_code_rules};
+    level_zero::make_code_rules,
+    nullptr};
 
 }  // namespace anygpu

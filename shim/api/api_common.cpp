@@ -33,6 +33,15 @@ ag_result get_mem_pool(ag_mem_pool handle, MemPoolRef* pool) {
   return AG_SUCCESS;
 }
 
+ag_result get_program(ag_program handle, ProgramRef* program) {
+  ProgramRef found = handles().programs.acquire(handle);
+  if (!found)
+    return fail(AG_ERROR_INVALID_HANDLE, "program handle %p is null, destroyed or not a program",
+                (void*)handle);
+  *program = std::move(found);
+  return AG_SUCCESS;
+}
+
 ag_result get_event(ag_event handle, EventRef* event) {
   EventRef found = handles().events.acquire(handle);
   if (!found)

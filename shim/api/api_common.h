@@ -37,6 +37,7 @@ ag_result get_event(ag_event handle, EventRef* event);
 ag_result get_module(ag_module handle, ModuleRef* module);
 ag_result get_function(ag_function handle, FunctionRef* function);
 ag_result get_mem_pool(ag_mem_pool handle, MemPoolRef* pool);
+ag_result get_program(ag_program handle, ProgramRef* program);
 
 // `pointer` (named `what` in the detail) must be non-null.
 ag_result require_pointer(const void* pointer, const char* what);
@@ -65,6 +66,8 @@ ag_result infer_copy(void* dst, const void* src, Device** device, CopyKind* kind
 // (api_memory_peer.cpp).
 ag_result copy_peer_checked(Device& dst_dev, void* dst, Device& src_dev, const void* src,
                             size_t bytes, const Stream* stream);
+// agModuleLoadData once the arguments are checked (api_module.cpp).
+ag_result load_module(Device* device, const void* image, size_t bytes, ag_module* module);
 // `a` and `b` (named `what`) belong to the same device.
 ag_result require_same_device(const Device* a, const Device* b, const char* what);
 

@@ -20,9 +20,7 @@
 
 using namespace anygpu;
 
-namespace {
-
-ag_result load_module(Device* dev, const void* image, size_t bytes, ag_module* module) {
+ag_result anygpu::load_module(Device* dev, const void* image, size_t bytes, ag_module* module) {
   CodeObject code;
   if (ag_result r = select_code_object(*dev, image, bytes, &code)) return r;
   // Read before the backend takes the code: a list it cannot read leaves names to the backend.
@@ -45,6 +43,8 @@ ag_result load_module(Device* dev, const void* image, size_t bytes, ag_module* m
   *module = static_cast<ag_module>(handle);
   return AG_SUCCESS;
 }
+
+namespace {
 
 // The largest file agModuleLoad reads (anygpu.h): far above any real code object, far below
 // what would exhaust memory.

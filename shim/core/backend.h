@@ -14,6 +14,7 @@
 #include "shim/code_object/code_fit.h"
 #include "shim/code_object/code_object.h"
 #include "shim/core/pitched_copy.h"
+#include "shim/core/runtime_compiler.h"
 
 namespace anygpu {
 
@@ -223,6 +224,8 @@ struct BackendDescriptor {
   const char* aliases;  // other names ANYGPU_BACKENDS takes, comma-separated ("ze,levelzero")
   std::unique_ptr<Backend> (*make)();
   CodeFitRulesFactory code_rules;  // what its devices run, and how to say so
+  // Its run-time compiler (runtime_compiler.h); nullptr where the backend has none.
+  RuntimeCompilerFactory compiler;
 };
 
 }  // namespace anygpu

@@ -46,6 +46,8 @@ constexpr ResultText kResults[] = {
      "the kernel ran longer than the watchdog allows"},
     {AG_ERROR_NOT_PERMITTED, "AG_ERROR_NOT_PERMITTED",
      "the call is not allowed where it was made (inside a host function)"},
+    {AG_ERROR_COMPILE_FAILED, "AG_ERROR_COMPILE_FAILED",
+     "the program did not compile (agProgramGetLog has the compiler's log)"},
     {AG_ERROR_UNKNOWN, "AG_ERROR_UNKNOWN", "unknown error"},
 };
 

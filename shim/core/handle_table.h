@@ -26,7 +26,8 @@ enum class HandleKind : uint8_t {
   event = 0xD3,
   module = 0xD4,
   function = 0xD5,
-  mem_pool = 0xD6
+  mem_pool = 0xD6,
+  program = 0xD7
 };
 
 // A counted use of a live handle's object: the object is not deleted while this lives. Move-only.

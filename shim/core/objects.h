@@ -13,6 +13,7 @@
 #include "shim/core/backend.h"
 #include "shim/core/handle_table.h"
 #include "shim/core/mem_pool.h"
+#include "shim/core/runtime_compiler.h"
 
 namespace anygpu {
 
@@ -89,6 +90,16 @@ struct Function {
   std::atomic<uint64_t> max_dynamic_shared{0};
 };
 
+// A program for run-time compilation (agProgramCreate): its files, fixed at creation, and the
+// result of its last compile, under `mutex` (a compile runs without it; the last to finish wins).
+struct Program {
+  SourceFile source;
+  std::vector<SourceFile> headers;
+  std::mutex mutex;
+  std::string log;
+  std::vector<unsigned char> image;  // empty until a compile succeeds
+};
+
 struct HandleTables {
   HandleTable<Device, HandleKind::device> devices;
   HandleTable<Stream, HandleKind::stream> streams;
@@ -96,6 +107,7 @@ struct HandleTables {
   HandleTable<Module, HandleKind::module> modules;
   HandleTable<Function, HandleKind::function> functions;
   HandleTable<MemPool, HandleKind::mem_pool> mem_pools;
+  HandleTable<Program, HandleKind::program> programs;
 };
 
 HandleTables& handles();
@@ -106,5 +118,6 @@ using EventRef = HandleRef<Event>;
 using ModuleRef = HandleRef<Module>;
 using FunctionRef = HandleRef<Function>;
 using MemPoolRef = HandleRef<MemPool>;
+using ProgramRef = HandleRef<Program>;
 
 }  // namespace anygpu

@@ -1,7 +1,11 @@
 // anygpu-info: the backends anygpu knows (available or why not) and the devices it found.
 //   anygpu-info [--json]
+//   anygpu-info --cache [--json]   the compile cache: where, enabled or why not, size, limit
+//   anygpu-info --clear-cache      removes the compile cache's entries
+//   anygpu-info --compilers [--json]  each backend's run-time compiler, or what to install
 #include <anygpu/anygpu.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -34,18 +38,110 @@ int fail(const char* what, ag_result result) {
   return 1;
 }
 
+std::string mebibytes(uint64_t bytes) {
+  char text[64];
+  snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / 1048576.0);
+  return text;
+}
+
+// --cache: the compile cache, as agCompileCacheGetInfo reports it.
+int print_cache(bool json) {
+  ag_compile_cache_info info{};
+  info.struct_size = sizeof info;
+  if (ag_result r = agCompileCacheGetInfo(&info)) return fail("agCompileCacheGetInfo", r);
+  if (json) {
+    printf(
+        "{\n  \"compile_cache\": {\"directory\": %s, \"enabled\": %s, \"reason\": %s, "
+        "\"entries\": %llu, \"bytes\": %llu, \"max_bytes\": %llu}\n}\n",
+        json_string(info.directory).c_str(), info.enabled ? "true" : "false",
+        json_string(info.reason).c_str(), (unsigned long long)info.entries,
+        (unsigned long long)info.bytes, (unsigned long long)info.max_bytes);
+    return 0;
+  }
+  printf("Compile cache:\n");
+  printf("  location  %s\n", info.directory[0] ? info.directory : "(none)");
+  if (info.enabled)
+    printf("  enabled   yes\n");
+  else
+    printf("  enabled   no: %s\n", info.reason);
+  printf("  size      %s (%llu bytes)\n", mebibytes(info.bytes).c_str(),
+         (unsigned long long)info.bytes);
+  printf("  entries   %llu\n", (unsigned long long)info.entries);
+  printf("  limit     %s (ANYGPU_CACHE_MAX_MB)\n", mebibytes(info.max_bytes).c_str());
+  return 0;
+}
+
+// --clear-cache: removes the entries and says how many there were.
+int clear_cache() {
+  ag_compile_cache_info before{};
+  before.struct_size = sizeof before;
+  if (ag_result r = agCompileCacheGetInfo(&before)) return fail("agCompileCacheGetInfo", r);
+  if (ag_result r = agCompileCacheClear()) return fail("agCompileCacheClear", r);
+  ag_compile_cache_info after{};
+  after.struct_size = sizeof after;
+  if (ag_result r = agCompileCacheGetInfo(&after)) return fail("agCompileCacheGetInfo", r);
+  const unsigned long long removed =
+      before.entries > after.entries ? before.entries - after.entries : 0;
+  printf("Removed %llu compile cache entr%s (%s) from %s\n", removed, removed == 1 ? "y" : "ies",
+         mebibytes(before.bytes > after.bytes ? before.bytes - after.bytes : 0).c_str(),
+         before.directory[0] ? before.directory : "(none)");
+  if (after.entries) {
+    fprintf(stderr, "anygpu-info: %llu entries remain (not removable, or written since)\n",
+            (unsigned long long)after.entries);
+    return 1;
+  }
+  return 0;
+}
+
+// --compilers: each backend's run-time compiler, as agBackendGetCompilerInfo reports it.
+int print_compilers(bool json) {
+  int count = 0;
+  if (ag_result r = agBackendGetCount(&count)) return fail("agBackendGetCount", r);
+  printf(json ? "{\n  \"compilers\": [" : "Run-time compilers:\n");
+  for (int i = 0; i < count; ++i) {
+    ag_backend_info backend{};
+    backend.struct_size = sizeof backend;
+    if (ag_result r = agBackendGetInfo(i, &backend)) return fail("agBackendGetInfo", r);
+    ag_compiler_info info{};
+    info.struct_size = sizeof info;
+    if (ag_result r = agBackendGetCompilerInfo(i, &info))
+      return fail("agBackendGetCompilerInfo", r);
+    if (json)
+      printf("%s\n    {\"backend\": %s, \"available\": %s, \"compiler\": %s, \"reason\": %s}",
+             i ? "," : "", json_string(backend.name).c_str(), info.available ? "true" : "false",
+             json_string(info.compiler).c_str(), json_string(info.reason).c_str());
+    else if (info.available)
+      printf("  %-11s %s\n", backend.label, info.compiler);
+    else
+      printf("  %-11s none: %s\n", backend.label, info.reason);
+  }
+  if (json) printf("\n  ]\n}\n");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool json = false;
+  bool json = false, cache = false, clear = false, compilers = false;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--json") == 0) {
       json = true;
+    } else if (strcmp(argv[i], "--cache") == 0) {
+      cache = true;
+    } else if (strcmp(argv[i], "--clear-cache") == 0) {
+      clear = true;
+    } else if (strcmp(argv[i], "--compilers") == 0) {
+      compilers = true;
     } else {
-      fprintf(stderr, "usage: anygpu-info [--json]\n");
+      fprintf(stderr,
+              "usage: anygpu-info [--json] | --cache [--json] | --clear-cache | "
+              "--compilers [--json]\n");
       return strcmp(argv[i], "--help") == 0 ? 0 : 2;
     }
   }
+  if (clear) return clear_cache();
+  if (cache) return print_cache(json);
+  if (compilers) return print_compilers(json);
   int version = 0, backend_count = 0, device_count = 0;
   if (ag_result r = agGetVersion(&version)) return fail("agGetVersion", r);
   if (ag_result r = agBackendGetCount(&backend_count)) return fail("agBackendGetCount", r);

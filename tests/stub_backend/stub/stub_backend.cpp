@@ -47,6 +47,7 @@ extern const BackendDescriptor stub_backend_descriptor = {
     [] { return std::unique_ptr<Backend>(std::make_unique<stub::StubBackend>()); },
     [](const DeviceTarget& target) {
       return std::unique_ptr<CodeFitRules>(std::make_unique<stub::StubCodeRules>(target));
-    }};
+    },
+    nullptr};
 
 }  // namespace anygpu
