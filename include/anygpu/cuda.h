@@ -19,6 +19,26 @@
 #error "anygpu/cuda.h: CUDA kernel sources are C++"
 #endif
 
+#if defined(__CUDACC_RTC__)
+/* NVRTC compiles CUDA natively: its built-ins are the language, kernel.h adds the AG_KERNEL
+ * dialect, half.h the toolkit's cuda_fp16.h and cuda_bf16.h. Cooperative groups are not brought
+ * in (the toolkit's headers cost NVRTC about two seconds a compile): a source that uses them
+ * includes <cooperative_groups.h> (and <cooperative_groups/reduce.h>), as it does for nvcc. */
+#include "half.h"
+#include "kernel.h"
+#elif defined(__HIPCC_RTC__)
+/* hiprtc compiles HIP natively: its runtime header (always included first) has CUDA's built-ins
+ * and __half / __half2 (hip_fp16.h), kernel.h adds the AG_KERNEL dialect and the _sync warp
+ * functions; the cooperative groups are anygpu's. Not offered under hiprtc: __nv_bfloat16. */
+#include "kernel.h"
+/* after kernel.h, whose warp functions they use */
+#include "detail/cooperative_groups_block.h"
+#include "detail/cooperative_groups_tile.h"
+#undef AGCG_FUNCTION
+#undef AGCG_HOST_ONLY_BEGIN
+#undef AGCG_HOST_ONLY_END
+#else /* every other compiler */
+
 #include "half.h"
 #include "kernel.h"
 
@@ -28,5 +48,7 @@
 #undef AGCG_FUNCTION
 #undef AGCG_HOST_ONLY_BEGIN
 #undef AGCG_HOST_ONLY_END
+
+#endif /* __CUDACC_RTC__ */
 
 #endif /* ANYGPU_CUDA_H */

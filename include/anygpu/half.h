@@ -23,6 +23,19 @@
 #error "anygpu/half.h: the 16-bit types are C++ (constructors and operators, as CUDA's)"
 #endif
 
+#if defined(__CUDACC_RTC__)
+/* NVRTC: the CUDA toolkit's own headers, which NVRTC compiles (the include directory is the one
+ * next to libnvrtc, or $ANYGPU_NVRTC_INCLUDE; loaders/cuda/nvrtc_compiler.cpp). */
+#if __has_include(<cuda_fp16.h>) && __has_include(<cuda_bf16.h>)
+#include <cuda_fp16.h>
+/* after cuda_fp16.h, as CUDA's own headers include them */
+#include <cuda_bf16.h>
+#else
+#error \
+    "anygpu/half.h under NVRTC: __half and __nv_bfloat16 come from the CUDA toolkit's cuda_fp16.h and cuda_bf16.h, and no toolkit include directory was found (install the CUDA toolkit's headers, or set ANYGPU_NVRTC_INCLUDE)"
+#endif
+#else /* every other compiler */
+
 #include "detail/half_functions.h"
 
 /* The math functions (hsqrt, hexp, h2sin, ...) compute in float with the target's float math: on
@@ -35,5 +48,7 @@
 #include <math.h>
 #endif
 #include "detail/half_math.h"
+
+#endif /* __CUDACC_RTC__ */
 
 #endif /* ANYGPU_HALF_H */

@@ -33,6 +33,19 @@
 #ifndef ANYGPU_KERNEL_H
 #define ANYGPU_KERNEL_H
 
+#if defined(__CUDACC_RTC__)
+/* NVRTC (run-time compilation for the CUDA backend): CUDA's own built-ins, and the dialect's few
+ * additions (detail/kernel_nvrtc.h). */
+#define AGK_TARGET_GPU 1
+#include "detail/kernel_nvrtc.h"
+#elif defined(__HIPCC_RTC__)
+/* hiprtc (run-time compilation for the HIP backend): HIP's own runtime header, and the dialect's
+ * few additions (detail/kernel_hiprtc.h) with CUDA's _sync warp functions. */
+#define AGK_TARGET_GPU 1
+#include "detail/kernel_hiprtc.h"
+#include "detail/warp_functions.h"
+#else /* every other compiler */
+
 #if defined(__OPENCL_VERSION__) || defined(__OPENCL_CPP_VERSION__)
 #define AGK_OPENCL 1
 #endif
@@ -55,5 +68,7 @@
 #include "detail/cuda_syntax.h"
 #include "detail/warp_functions.h"
 #endif
+
+#endif /* __CUDACC_RTC__ */
 
 #endif /* ANYGPU_KERNEL_H */

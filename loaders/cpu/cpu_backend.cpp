@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "cpu_compiler.h"
 #include "cpu_stream.h"
 #include "host_module.h"
 #include "loaders/cpu/host_code_rules.h"
@@ -326,6 +327,6 @@ extern const BackendDescriptor cpu_backend_descriptor = {
     "",
     [] { return std::unique_ptr<Backend>(std::make_unique<cpu::CpuBackend>()); },
     cpu::make_code_rules,
-    nullptr};
+    cpu::make_runtime_compiler};
 
 }  // namespace anygpu

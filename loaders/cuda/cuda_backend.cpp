@@ -6,6 +6,7 @@
 #include "cuda_loader.h"
 #include "loaders/backend_devices.h"
 #include "loaders/cuda/cuda_code_rules.h"
+#include "loaders/cuda/nvrtc_compiler.h"
 #include "shim/core/error.h"
 
 namespace anygpu {
@@ -57,6 +58,6 @@ extern const BackendDescriptor cuda_backend_descriptor = {
     "",
     [] { return std::unique_ptr<Backend>(std::make_unique<cuda::CudaBackend>()); },
     cuda::make_code_rules,
-    nullptr};
+    cuda::make_nvrtc_compiler};
 
 }  // namespace anygpu

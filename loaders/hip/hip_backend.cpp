@@ -6,6 +6,7 @@
 #include "hip_loader.h"
 #include "loaders/backend_devices.h"
 #include "loaders/hip/hip_code_rules.h"
+#include "loaders/hip/hiprtc_compiler.h"
 #include "shim/core/error.h"
 
 namespace anygpu {
@@ -57,6 +58,6 @@ extern const BackendDescriptor hip_backend_descriptor = {
     "",
     [] { return std::unique_ptr<Backend>(std::make_unique<hip::HipBackend>()); },
     hip::make_code_rules,
-    nullptr};
+    hip::make_hiprtc_compiler};
 
 }  // namespace anygpu

@@ -6,6 +6,7 @@
 #include "level_zero_loader.h"
 #include "loaders/backend_devices.h"
 #include "loaders/level_zero/level_zero_code_rules.h"
+#include "loaders/level_zero/level_zero_compiler.h"
 #include "shim/core/error.h"
 
 namespace anygpu {
@@ -115,6 +116,6 @@ extern const BackendDescriptor level_zero_backend_descriptor = {
     "ze,levelzero,level-zero",
     [] { return std::unique_ptr<Backend>(std::make_unique<level_zero::LevelZeroBackend>()); },
     level_zero::make_code_rules,
-    nullptr};
+    level_zero::make_runtime_compiler};
 
 }  // namespace anygpu

@@ -82,7 +82,8 @@ function(anygpu_add_driver_suites add backend)
     ${PROJECT_SOURCE_DIR}/tests/conformance/modules_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/conformance/module_globals_test.cpp
     ${PROJECT_SOURCE_DIR}/tests/conformance/math_accuracy_test.cpp
-    ${PROJECT_SOURCE_DIR}/tests/conformance/math_rounding_test.cpp)
+    ${PROJECT_SOURCE_DIR}/tests/conformance/math_rounding_test.cpp
+    ${PROJECT_SOURCE_DIR}/tests/conformance/runtime_compile_test.cpp)
   anygpu_use_mpfr(conformance_${backend}_driver_tests)
   cmake_language(CALL ${add} concurrency_${backend}_driver_tests LABELS concurrency SOURCES
     ${PROJECT_SOURCE_DIR}/tests/concurrency/concurrency_test.cpp
