@@ -148,55 +148,7 @@ AGK_INDEX_FUNCTION(agk_grid_dim, AGK_GRID_DIM)
 #define AG_DYNAMIC_SHARED(type, name) \
   AGK_SHARED_SPACE type* name = (AGK_SHARED_SPACE type*)AGK_DYNAMIC_SHARED_BASE
 
-/* The parameter record. PTX cannot tell a pointer from a 64-bit integer (.param .u64 for both),
- * so AG_KERNEL also emits, before the kernel, a device global `anygpu_params_<name>` (extern "C",
- * used, constant-initialised) that records the layout of the user's parameters, computed here
- * from their types. Little-endian 32-bit words:
- *   magic 0x50475941 ('AYGP'), version 1, count,
- *   then per parameter: size, alignment, kind (AG_PARAM_* of anygpu.h).
- * Offsets are not stored: they follow C rules (each parameter aligned to its alignment).
- * shim/kernel_params.h reads it from PTX and ELF code objects; docs/kernel-dialect.md. */
-#define AGK_PARAMS_MAGIC 0x50475941u
-#define AGK_PARAMS_VERSION 1u
-struct agk_param_entry {
-  uint32_t size, alignment, kind;
-};
-/* Clang's type-trait builtins: no <type_traits> on GPU targets. A pointer in any address space
- * (AG_GLOBAL) is a pointer. */
-template <typename T>
-constexpr uint32_t agk_param_kind() {
-  if (__is_integral(T) || __is_enum(T)) return 1u; /* AG_PARAM_INTEGER: bool and char too */
-  if (__is_floating_point(T)) return 2u;           /* AG_PARAM_FLOAT */
-  if (__is_pointer(T)) return 3u;                  /* AG_PARAM_POINTER */
-  return 4u;                                       /* AG_PARAM_STRUCT */
-}
-template <unsigned N>
-struct agk_param_words {
-  uint32_t magic, version, count;
-  agk_param_entry params[N];
-};
-template <>
-struct agk_param_words<0> {
-  uint32_t magic, version, count;
-};
-/* F is the kernel's function type, `void params`: the types come adjusted as for a call. */
-template <typename F>
-struct agk_param_record;
-template <typename... P>
-struct agk_param_record<void(P...)> {
-  typedef agk_param_words<sizeof...(P)> type;
-  static constexpr type make() {
-    return {AGK_PARAMS_MAGIC,
-            AGK_PARAMS_VERSION,
-            sizeof...(P),
-            {{sizeof(P), alignof(P), agk_param_kind<P>()}...}};
-  }
-};
-template <>
-struct agk_param_record<void()> {
-  typedef agk_param_words<0> type;
-  static constexpr type make() { return {AGK_PARAMS_MAGIC, AGK_PARAMS_VERSION, 0}; }
-};
+#include "kernel_param_record.h"
 
 /* The entry's name is the kernel's name on every target (PTX .entry, AMD symbol, SPIR-V
  * OpEntryPoint): extern "C" on CUDA/HIP; OpenCL never mangles kernels. */

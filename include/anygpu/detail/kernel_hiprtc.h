@@ -30,39 +30,7 @@ extern __attribute__((shared, aligned(16))) unsigned char agk_dynamic_shared_mem
 #define AG_DYNAMIC_SHARED(type, name) type* name = (type*)agk_dynamic_shared_memory
 
 /* The parameter record of kernel_gpu.h: the same words (shim/code_object/kernel_params.h). */
-struct agk_param_entry {
-  uint32_t size, alignment, kind;
-};
-template <typename T>
-constexpr uint32_t agk_param_kind() {
-  if (__is_integral(T) || __is_enum(T)) return 1u; /* AG_PARAM_INTEGER */
-  if (__is_floating_point(T)) return 2u;           /* AG_PARAM_FLOAT */
-  if (__is_pointer(T)) return 3u;                  /* AG_PARAM_POINTER */
-  return 4u;                                       /* AG_PARAM_STRUCT */
-}
-template <unsigned N>
-struct agk_param_words {
-  uint32_t magic, version, count;
-  agk_param_entry params[N];
-};
-template <>
-struct agk_param_words<0> {
-  uint32_t magic, version, count;
-};
-template <typename F>
-struct agk_param_record;
-template <typename... P>
-struct agk_param_record<void(P...)> {
-  typedef agk_param_words<sizeof...(P)> type;
-  static constexpr type make() {
-    return {0x50475941u, 1u, sizeof...(P), {{sizeof(P), alignof(P), agk_param_kind<P>()}...}};
-  }
-};
-template <>
-struct agk_param_record<void()> {
-  typedef agk_param_words<0> type;
-  static constexpr type make() { return {0x50475941u, 1u, 0}; }
-};
+#include "kernel_param_record.h"
 
 /* The entry's name is the kernel's name (extern "C"), as in the ahead-of-time builds. */
 #define AG_KERNEL(name, params)                                    \

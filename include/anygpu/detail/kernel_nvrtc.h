@@ -49,55 +49,31 @@ template <typename T>
 struct agk_param_kind_of<T*> {
   static constexpr __device__ uint32_t get() { return 3u; } /* AG_PARAM_POINTER */
 };
-#define AGK_PARAM_KIND(T, kind)                  \
+#define AGK_PARAM_KIND_OF(T, kind)               \
   template <>                                    \
   struct agk_param_kind_of<T> {                  \
     static constexpr __device__ uint32_t get() { \
       return kind;                               \
     }                                            \
   };
-AGK_PARAM_KIND(bool, 1u)
-AGK_PARAM_KIND(char, 1u)
-AGK_PARAM_KIND(signed char, 1u)
-AGK_PARAM_KIND(unsigned char, 1u)
-AGK_PARAM_KIND(short, 1u)
-AGK_PARAM_KIND(unsigned short, 1u)
-AGK_PARAM_KIND(int, 1u)
-AGK_PARAM_KIND(unsigned int, 1u)
-AGK_PARAM_KIND(long, 1u)
-AGK_PARAM_KIND(unsigned long, 1u)
-AGK_PARAM_KIND(long long, 1u)
-AGK_PARAM_KIND(unsigned long long, 1u)
-AGK_PARAM_KIND(float, 2u)
-AGK_PARAM_KIND(double, 2u)
-#undef AGK_PARAM_KIND
-struct agk_param_entry {
-  uint32_t size, alignment, kind;
-};
-template <unsigned N>
-struct agk_param_words {
-  uint32_t magic, version, count;
-  agk_param_entry params[N];
-};
-template <>
-struct agk_param_words<0> {
-  uint32_t magic, version, count;
-};
-template <typename F>
-struct agk_param_record;
-template <typename... P>
-struct agk_param_record<void(P...)> {
-  typedef agk_param_words<sizeof...(P)> type;
-  static constexpr __device__ type make() {
-    return {
-        0x50475941u, 1u, sizeof...(P), {{sizeof(P), alignof(P), agk_param_kind_of<P>::get()}...}};
-  }
-};
-template <>
-struct agk_param_record<void()> {
-  typedef agk_param_words<0> type;
-  static constexpr __device__ type make() { return {0x50475941u, 1u, 0}; }
-};
+AGK_PARAM_KIND_OF(bool, 1u)
+AGK_PARAM_KIND_OF(char, 1u)
+AGK_PARAM_KIND_OF(signed char, 1u)
+AGK_PARAM_KIND_OF(unsigned char, 1u)
+AGK_PARAM_KIND_OF(short, 1u)
+AGK_PARAM_KIND_OF(unsigned short, 1u)
+AGK_PARAM_KIND_OF(int, 1u)
+AGK_PARAM_KIND_OF(unsigned int, 1u)
+AGK_PARAM_KIND_OF(long, 1u)
+AGK_PARAM_KIND_OF(unsigned long, 1u)
+AGK_PARAM_KIND_OF(long long, 1u)
+AGK_PARAM_KIND_OF(unsigned long long, 1u)
+AGK_PARAM_KIND_OF(float, 2u)
+AGK_PARAM_KIND_OF(double, 2u)
+#undef AGK_PARAM_KIND_OF
+#define AGK_PARAM_KIND(T) agk_param_kind_of<T>::get()
+#define AGK_PARAM_RECORD_FUNCTION __device__
+#include "kernel_param_record.h"
 
 /* The entry's name is the kernel's name (extern "C"), as in the ahead-of-time builds. */
 #define AG_KERNEL(name, params)                                    \
