@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks anygpu on this machine's NVIDIA GPU in a few minutes: a Release build, anygpu-info must
 # list a CUDA device, the saxpy example runs on it, the conformance suite runs on the CUDA
-# device(s) (the CPU device stays as the reference), and anygpu_cuda_bench compares anygpu with
+# device(s) (the CPU device stays as the reference; its RuntimeCompileTest compiles CUDA source
+# with NVRTC at run time and runs it on the GPU), and anygpu_cuda_bench compares anygpu with
 # direct CUDA driver calls. Prints a summary; exits non-zero on any failure.
 #   tests/gpu/run-cuda.sh [BUILD_DIR]          (default: build/gpu-cuda)
 # Environment:
@@ -25,6 +26,8 @@ command -v nvidia-smi > /dev/null && timeout 30 nvidia-smi -L
 configure_and_build
 find_device
 run_saxpy
+step "run-time compilers (RuntimeCompileTest in the conformance suite uses them)"
+"$build/tools/anygpu-info" --compilers
 run_conformance
 run_bench "${ANYGPU_CUDA_BENCH_ARGS:-}"
 summary_and_exit
