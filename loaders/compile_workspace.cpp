@@ -13,6 +13,7 @@
 
 #include "shim/core/embedded_headers.h"
 #include "shim/core/environment.h"
+#include "shim/core/log.h"
 #include "shim/support/string_format.h"
 
 namespace anygpu {
@@ -192,7 +193,11 @@ double compile_timeout_seconds() {
   if (value.empty()) return kDefault;
   char* end = nullptr;
   const double seconds = strtod(value.c_str(), &end);
-  if (end == nullptr || *end != '\0' || !(seconds > 0)) return kDefault;
+  if (end == nullptr || *end != '\0' || !(seconds > 0)) {
+    log(LogLevel::warn, "ANYGPU_COMPILE_TIMEOUT_S=%s is not a number of seconds above 0; using %g",
+        value.c_str(), kDefault);
+    return kDefault;
+  }
   return seconds;
 }
 

@@ -4,15 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cstdlib>
-#include <sstream>
-#include <vector>
+#include <string>
 
-#include "loaders/compile_workspace.h"
+#include "loaders/tool_compile.h"
 #include "shim/core/environment.h"
 #include "shim/support/string_format.h"
-#include "shim/support/subprocess.h"
 
 // Set by loaders/cpu/CMakeLists.txt: the clang++-19 this build found, and this build tree's
 // barrier pass plugin (empty when it has none).
@@ -38,21 +34,6 @@ constexpr const char* kInstalledPlugin = "anygpu/libanygpu_barrier_pass.so";
 bool is_file(const std::string& path) {
   return !path.empty() && access(path.c_str(), R_OK) == 0;
 }
-bool is_program(const std::string& path) {
-  return !path.empty() && access(path.c_str(), X_OK) == 0;
-}
-
-// `name` on the PATH, or "".
-std::string search_path(const std::string& name) {
-  const char* path = getenv("PATH");
-  std::stringstream directories(path ? path : "/usr/local/bin:/usr/bin:/bin");
-  std::string directory;
-  while (std::getline(directories, directory, ':')) {
-    const std::string candidate = (directory.empty() ? "." : directory) + "/" + name;
-    if (is_program(candidate)) return candidate;
-  }
-  return "";
-}
 
 // The directory of the file this code is in: libanygpu.so, or the program it is linked into.
 std::string own_directory() {
@@ -62,14 +43,6 @@ std::string own_directory() {
   std::string path = info.dli_fname;
   const size_t slash = path.rfind('/');
   return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
-// "19.1.7" from "Debian clang version 19.1.7 (3+b1)"; the line itself when it says no version.
-std::string version_of(const std::string& line) {
-  const size_t at = line.find("version ");
-  if (at == std::string::npos) return line;
-  const size_t begin = at + 8;
-  return line.substr(begin, line.find(' ', begin) - begin);
 }
 
 }  // namespace
@@ -86,42 +59,21 @@ std::string HostToolchain::identity() const {
 }
 
 bool find_host_toolchain(HostToolchain* toolchain, std::string* reason) {
-  std::string compiler = environment("ANYGPU_HOST_COMPILER");
-  const bool from_environment = !compiler.empty();
-  if (from_environment) {
-    if (compiler.find('/') == std::string::npos) compiler = search_path(compiler);
-    if (!is_program(compiler)) {
-      *reason = "ANYGPU_HOST_COMPILER=" + environment("ANYGPU_HOST_COMPILER") +
-                " is not a program that can be run";
-      return false;
-    }
-  } else {
-    for (const std::string& candidate : {std::string(ANYGPU_CPU_BUILD_HOST_COMPILER),
-                                         search_path("clang++-19"), search_path("clang++")}) {
-      if (is_program(candidate)) {
-        compiler = candidate;
-        break;
-      }
-    }
-    if (compiler.empty()) {
-      *reason =
-          "no host compiler: clang++-19 not found (install clang-19, or set "
-          "ANYGPU_HOST_COMPILER)";
-      return false;
-    }
-  }
-  SubprocessOptions options;
-  options.timeout_seconds = std::min(60.0, compile_timeout_seconds());
-  options.max_output_bytes = 4096;
-  const SubprocessResult answer = run_subprocess({compiler, "--version"}, options);
-  if (!answer.succeeded()) {
-    *reason = "the host compiler " + compiler + " " + answer.describe(options.timeout_seconds) +
-              " when asked its --version";
+  std::string given;
+  const std::string compiler = find_program(
+      "ANYGPU_HOST_COMPILER",
+      {ANYGPU_CPU_BUILD_HOST_COMPILER, search_path("clang++-19"), search_path("clang++")}, &given);
+  if (compiler.empty()) {
+    *reason = given.empty() ? "no host compiler: clang++-19 not found (install clang-19, or set "
+                              "ANYGPU_HOST_COMPILER)"
+                            : "ANYGPU_HOST_COMPILER=" + given + " is not a program that can be run";
     return false;
   }
+  std::string answer;
+  if (!ask_version(compiler, "the host compiler ", &answer, reason)) return false;
   toolchain->compiler = compiler;
-  toolchain->version_line = answer.output.substr(0, answer.output.find('\n'));
-  toolchain->version = version_of(toolchain->version_line);
+  toolchain->version_line = answer.substr(0, answer.find('\n'));
+  toolchain->version = version_in(toolchain->version_line);
 
   const std::string plugin = environment("ANYGPU_BARRIER_PASS_PLUGIN");
   if (!plugin.empty()) {

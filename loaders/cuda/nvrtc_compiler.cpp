@@ -10,6 +10,8 @@
 #include <cstring>
 #include <set>
 
+#include "loaders/checked_compiler.h"
+#include "loaders/compile_log.h"
 #include "loaders/cuda/nvrtc_api.h"
 #include "loaders/cuda/ptx_isa.h"
 #include "loaders/dynamic_library.h"
@@ -133,17 +135,7 @@ bool ends_with(const std::string& text, const char* suffix) {
 
 // The first line of the log that reports an error, else its first line.
 std::string first_error_line(const std::string& log) {
-  std::string first;
-  size_t start = 0;
-  while (start < log.size()) {
-    size_t end = log.find('\n', start);
-    if (end == std::string::npos) end = log.size();
-    const std::string line = log.substr(start, end - start);
-    if (line.find("error") != std::string::npos) return line;
-    if (first.empty() && line.find_first_not_of(" \t\r") != std::string::npos) first = line;
-    start = end + 1;
-  }
-  return first.empty() ? "NVRTC gave no log" : first;
+  return anygpu::first_error_line(log, "error", true, "NVRTC gave no log");
 }
 
 // PTX's ".version X.Y" as ptx_version_number (X * 100 + Y); 0 when not found.
@@ -172,7 +164,7 @@ struct Nvrtc {
   std::string name() const { return strprintf("NVRTC %d.%d", major, minor); }
 };
 
-class NvrtcCompiler final : public RuntimeCompiler {
+class NvrtcCompiler final : public CheckedCompiler {
  public:
   explicit NvrtcCompiler(Nvrtc nvrtc) : nvrtc_(std::move(nvrtc)) {}
 
@@ -181,14 +173,6 @@ class NvrtcCompiler final : public RuntimeCompiler {
     std::string text = nvrtc_.name() + " (" + nvrtc_.path + ")";
     if (!nvrtc_.include_directory.empty()) text += " with headers from " + nvrtc_.include_directory;
     return text;
-  }
-
-  ag_result compile(const CompileRequest& request, CompileOutput& output) override {
-    try {
-      return compile_checked(request, output);
-    } catch (...) {
-      return fail_from_exception();
-    }
   }
 
  private:
@@ -200,7 +184,7 @@ class NvrtcCompiler final : public RuntimeCompiler {
     std::string log;
   };
 
-  ag_result compile_checked(const CompileRequest& request, CompileOutput& output) {
+  ag_result compile_checked(const CompileRequest& request, CompileOutput& output) override {
     const int device_sm = nvrtc_sm_number(request.target.architecture);
     if (device_sm == 0)
       return fail(AG_ERROR_INVALID_VALUE, "%s compiles for CUDA devices (sm_XY), not '%s'",

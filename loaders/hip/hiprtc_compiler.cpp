@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "loaders/checked_compiler.h"
+#include "loaders/compile_log.h"
 #include "loaders/dynamic_library.h"
 #include "loaders/hip/hiprtc_api.h"
 #include "loaders/symbol_resolver.h"
@@ -58,17 +60,7 @@ std::string describe(hiprtcResult result) {
 
 // The first line of the log that says "error", else its first line that is not empty.
 std::string first_error_line(const std::string& log) {
-  std::string first;
-  size_t at = 0;
-  while (at < log.size()) {
-    size_t end = log.find('\n', at);
-    if (end == std::string::npos) end = log.size();
-    const std::string line = log.substr(at, end - at);
-    if (line.find("error") != std::string::npos) return line;
-    if (first.empty() && line.find_first_not_of(" \t\r") != std::string::npos) first = line;
-    at = end + 1;
-  }
-  return first.empty() ? std::string("(no log)") : first;
+  return anygpu::first_error_line(log, "error", true, "(no log)");
 }
 
 // The code object manager hiprtc uses (see the top of this file): the one the process has loaded,
@@ -116,23 +108,15 @@ struct Comgr {
   }
 };
 
-class HiprtcCompiler final : public RuntimeCompiler {
+class HiprtcCompiler final : public CheckedCompiler {
  public:
   HiprtcCompiler(std::string path, std::string version, HiprtcFunctions fn, Comgr comgr)
       : path_(std::move(path)), version_(std::move(version)), fn_(fn), comgr_(std::move(comgr)) {}
 
   std::string identity() const override { return "hiprtc " + version_ + " (" + path_ + ")"; }
 
-  ag_result compile(const CompileRequest& request, CompileOutput& output) override {
-    try {
-      return compile_checked(request, output);
-    } catch (...) {
-      return fail_from_exception();
-    }
-  }
-
  private:
-  ag_result compile_checked(const CompileRequest& request, CompileOutput& output) {
+  ag_result compile_checked(const CompileRequest& request, CompileOutput& output) override {
     const std::string& target = request.target.architecture;
     if (target.compare(0, 3, "gfx") != 0)
       return fail(AG_ERROR_INVALID_VALUE, "%s compiles for AMD GPUs (gfx...), not '%s'",

@@ -1,25 +1,18 @@
 #include "loaders/level_zero/level_zero_compiler.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <chrono>
-#include <cstdlib>
 #include <sstream>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "loaders/compile_workspace.h"
 #include "loaders/level_zero/level_zero_module.h"
-#include "shim/core/environment.h"
+#include "loaders/tool_compile.h"
 #include "shim/core/error.h"
 #include "shim/kernel_build/kernel_discovery.h"
-#include "shim/kernel_build/kernel_registration.h"
 #include "shim/kernel_build/spirv_block_order.h"
 #include "shim/kernel_build/spirv_shared_memory.h"
-#include "shim/support/string_format.h"
-#include "shim/support/subprocess.h"
 
 // Set by loaders/level_zero/CMakeLists.txt: the tools this build found (cmake/AnygpuKernels.cmake's
 // cache variables of the same names; empty when not found) and the highest SPIR-V version
@@ -45,72 +38,8 @@ namespace level_zero {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-bool is_program(const std::string& path) {
-  return !path.empty() && access(path.c_str(), X_OK) == 0;
-}
-
-// `name` on the PATH, or "".
-std::string search_path(const std::string& name) {
-  const char* path = getenv("PATH");
-  std::stringstream directories(path ? path : "/usr/local/bin:/usr/bin:/bin");
-  std::string directory;
-  while (std::getline(directories, directory, ':')) {
-    const std::string candidate = (directory.empty() ? "." : directory) + "/" + name;
-    if (is_program(candidate)) return candidate;
-  }
-  return "";
-}
-
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 bool starts_with(const std::string& text, const std::string& prefix) {
   return text.compare(0, prefix.size(), prefix) == 0;
-}
-
-void replace_all(std::string* text, const std::string& from, const std::string& to) {
-  if (from.empty()) return;
-  for (size_t at = text->find(from); at != std::string::npos; at = text->find(from, at + to.size()))
-    text->replace(at, from.size(), to);
-}
-
-// The first line of the compiler's output that says "error:", or its first line.
-std::string first_error_line(const std::string& log) {
-  size_t begin = 0;
-  std::string first;
-  while (begin < log.size()) {
-    size_t end = log.find('\n', begin);
-    if (end == std::string::npos) end = log.size();
-    const std::string line = log.substr(begin, end - begin);
-    if (line.find("error:") != std::string::npos) return line;
-    if (first.empty()) first = line;
-    begin = end + 1;
-  }
-  return first.empty() ? "no message" : first;
-}
-
-// The file name the program's source is written under (as the CPU compiler does).
-std::string source_file_name(const std::string& name) {
-  std::string base = name.substr(name.rfind('/') + 1);
-  if (!is_relative_file_name(base)) base = ends_with(name, ".cu") ? "program.cu" : "program.cpp";
-  return base;
-}
-
-// "15.0.6" from "Debian clang version 15.0.6"; the first line of the output when it says none.
-std::string version_of(const std::string& output) {
-  std::istringstream lines(output);
-  std::string first;
-  for (std::string line; std::getline(lines, line);) {
-    if (first.empty()) first = line;
-    const size_t at = line.find("version ");
-    if (at == std::string::npos) continue;
-    const size_t begin = at + 8;
-    return line.substr(begin, line.find(' ', begin) - begin);
-  }
-  return first;
 }
 
 // What the build's sed does to the linked module (_anygpu_add_spirv): loop metadata dropped,
@@ -169,102 +98,48 @@ struct SpirvTools {
   std::string clang_version, spirv_version;
 };
 
-class LevelZeroCompiler final : public RuntimeCompiler {
+class LevelZeroCompiler final : public ToolCompiler {
  public:
-  explicit LevelZeroCompiler(SpirvTools tools) : tools_(std::move(tools)) {}
+  explicit LevelZeroCompiler(SpirvTools tools)
+      : ToolCompiler("", "SPIR-V"), tools_(std::move(tools)) {}
   std::string identity() const override {
     return "clang " + tools_.clang_version + " (" + tools_.clang + ") + llvm-spirv " +
            tools_.spirv_version + " (" + tools_.spirv + "), SPIR-V " + ANYGPU_SPIRV_VERSION;
   }
-  ag_result compile(const CompileRequest& request, CompileOutput& output) override {
-    try {
-      return compile_in(request, output);
-    } catch (...) {
-      return fail_from_exception();
-    }
-  }
 
  private:
-  struct Job {
-    std::string name;
-    std::string sources;
-    std::string build;
-    std::string include;
-    double timeout = 0;
-    Clock::time_point deadline;
-    std::string* log = nullptr;
-  };
-
-  ag_result compile_in(const CompileRequest& request, CompileOutput& output) {
-    output.image.clear();
-    output.log.clear();
-    Job job;
-    job.name = request.source.name.empty() ? "program.cu" : request.source.name;
-    job.log = &output.log;
-    job.timeout = compile_timeout_seconds();
-    job.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                      std::chrono::duration<double>(job.timeout));
-    for (const SourceFile& header : request.headers)
-      if (!is_relative_file_name(header.name))
-        return fail(AG_ERROR_INVALID_VALUE,
-                    "the header name \"%s\" is not a relative file name (no leading '/', no "
-                    "'..' or empty part)",
-                    header.name.c_str());
-    std::string error;
-    JobDirectory directory;
-    if (!compile_include_directory(&job.include, &error) || !directory.create(&error))
-      return fail(AG_ERROR_OUT_OF_RESOURCES, "cannot prepare the SPIR-V compile of %s: %s",
-                  job.name.c_str(), error.c_str());
-    job.sources = directory.path() + "/src";
-    job.build = directory.path() + "/build";
-    const std::string file = source_file_name(job.name);
-    const std::string source = job.sources + "/" + file;
-    bool ok = write_file_under(directory.path(), "src/" + file, request.source.text, &error) &&
-              write_file_under(directory.path(), "build/.keep", "", &error);
-    for (size_t i = 0; ok && i < request.headers.size(); ++i)
-      ok = write_file_under(job.sources, request.headers[i].name, request.headers[i].text, &error);
-    if (!ok)
-      return fail(AG_ERROR_OUT_OF_RESOURCES, "cannot write the files of %s: %s", job.name.c_str(),
-                  error.c_str());
-
-    std::vector<std::string> common = {"-I" + job.include, "-I" + job.sources};
-    for (const std::string& define : request.options.defines) common.push_back("-D" + define);
-    if (request.options.fast_math) common.push_back("-DAGK_FAST_MATH=1");
+  ag_result compile_steps(ToolCompile& job, const CompileRequest& request,
+                          CompileOutput& output) override {
+    ag_result result = AG_SUCCESS;
+    const std::vector<std::string> common = job.common_flags(request.options);
     const std::string level =
         "-O" + std::to_string(std::min(2, std::max(0, request.options.optimization)));
 
-    const bool cuda = ends_with(job.name, ".cu");
-    const std::string bitcode = job.build + "/program.bc";
+    const bool cuda = job.cuda();
+    const std::string bitcode = job.build() + "/program.bc";
     std::vector<std::string> argv;
     if (cuda) {
       // 1. Discovery: the host compile with AGK_DISCOVER finds the __global__ functions.
-      const std::string discovered = job.build + "/discover.o";
+      const std::string discovered = job.build() + "/discover.o";
       argv = {tools_.clang, "-std=c++17",     "-x",       "c++",          "-O0", "-fPIC",
               "-w",         "-DAGK_DISCOVER", "-include", "anygpu/cuda.h"};
       argv.insert(argv.end(), common.begin(), common.end());
-      argv.insert(argv.end(), {"-c", source, "-o", discovered});
-      ag_result result = run_step(job, argv, "finding the kernels of");
+      argv.insert(argv.end(), {"-c", job.source(), "-o", discovered});
+      result = job.run(argv, "finding the kernels of");
       if (result != AG_SUCCESS) return result;
       // 2. The registration file, compiled in HIP mode for spirv64.
-      std::vector<unsigned char> bytes;
       DiscoveredKernels found;
-      std::string registration;
-      if (!read_whole_file(discovered, &bytes, &error) ||
-          !discover_kernels(bytes.data(), bytes.size(), "the discovery object of " + job.name,
-                            &found, &error) ||
-          !kernel_registration_file(source, "anygpu/cuda.h", found, &registration, &error) ||
-          !write_file_under(job.build, "kernels.cpp", registration, &error))
-        return fail(AG_ERROR_COMPILE_FAILED, "cannot register the kernels of %s: %s",
-                    job.name.c_str(), error.c_str());
+      result = job.register_kernels(discovered, "anygpu/cuda.h", &found);
+      if (result != AG_SUCCESS) return result;
       argv = {tools_.clang, "-std=c++17",        "-x",
               "hip",        "--offload=spirv64", "--cuda-device-only",
               "-nogpulib",  "-nogpuinc",         "-Wno-unknown-cuda-version",
               level};
       argv.insert(argv.end(), common.begin(), common.end());
       argv.insert(argv.end(), request.options.vendor.begin(), request.options.vendor.end());
-      argv.insert(argv.end(), {"-Wno-pass-failed", "-emit-llvm", "-c", job.build + "/kernels.cpp",
+      argv.insert(argv.end(), {"-Wno-pass-failed", "-emit-llvm", "-c", job.build() + "/kernels.cpp",
                                "-o", bitcode});
-      result = run_step(job, argv, "compiling");
+      result = job.run(argv, "compiling");
       if (result != AG_SUCCESS) return result;
     } else {
       // AG_KERNEL sources: C++ for OpenCL, no registration.
@@ -272,80 +147,43 @@ class LevelZeroCompiler final : public RuntimeCompiler {
               "-target",    "spir64", "-ffreestanding", level};
       argv.insert(argv.end(), common.begin(), common.end());
       argv.insert(argv.end(), request.options.vendor.begin(), request.options.vendor.end());
-      argv.insert(argv.end(), {"-Wno-pass-failed", "-emit-llvm", "-c", source, "-o", bitcode});
-      const ag_result result = run_step(job, argv, "compiling");
+      argv.insert(argv.end(),
+                  {"-Wno-pass-failed", "-emit-llvm", "-c", job.source(), "-o", bitcode});
+      result = job.run(argv, "compiling");
       if (result != AG_SUCCESS) return result;
     }
 
     // 3. Linked (as the build links its modules), rewritten, assembled, translated.
-    const std::string linked = job.build + "/program.ll";
-    ag_result result = run_step(job, {tools_.link, "-S", bitcode, "-o", linked}, "linking");
+    const std::string linked = job.build() + "/program.ll";
+    result = job.run({tools_.link, "-S", bitcode, "-o", linked}, "linking");
     if (result != AG_SUCCESS) return result;
+    std::string error;
     std::vector<unsigned char> text;
     if (!read_whole_file(linked, &text, &error))
-      return fail(AG_ERROR_COMPILE_FAILED, "llvm-link made no module of %s: %s", job.name.c_str(),
+      return fail(AG_ERROR_COMPILE_FAILED, "llvm-link made no module of %s: %s", job.name().c_str(),
                   error.c_str());
     std::string sized, ordered;
     if (!size_extern_shared_arrays(rewrite_linked_module(std::string(text.begin(), text.end())),
                                    kSpirvExternSharedBytes, &sized, &error) ||
         !order_blocks_by_dominance(sized, &ordered, &error)) {
-      *job.log += "anygpu: " + error + "\n";
-      return fail(AG_ERROR_COMPILE_FAILED, "cannot prepare %s for llvm-spirv: %s", job.name.c_str(),
-                  error.c_str());
+      *job.log() += "anygpu: " + error + "\n";
+      return fail(AG_ERROR_COMPILE_FAILED, "cannot prepare %s for llvm-spirv: %s",
+                  job.name().c_str(), error.c_str());
     }
-    if (!write_file_under(job.build, "ordered.ll", ordered, &error))
-      return fail(AG_ERROR_OUT_OF_RESOURCES, "cannot write the files of %s: %s", job.name.c_str(),
-                  error.c_str());
-    const std::string assembled = job.build + "/ordered.bc";
-    result = run_step(job, {tools_.as, job.build + "/ordered.ll", "-o", assembled}, "assembling");
+    result = job.write_build_file("ordered.ll", ordered);
     if (result != AG_SUCCESS) return result;
-    const std::string spirv = job.build + "/program.spv";
-    result = run_step(job,
-                      {tools_.spirv, std::string("--spirv-max-version=") + ANYGPU_SPIRV_VERSION,
-                       "--spirv-ext=+SPV_INTEL_subgroups", assembled, "-o", spirv},
-                      "translating");
+    const std::string assembled = job.build() + "/ordered.bc";
+    result = job.run({tools_.as, job.build() + "/ordered.ll", "-o", assembled}, "assembling");
+    if (result != AG_SUCCESS) return result;
+    const std::string spirv = job.build() + "/program.spv";
+    result = job.run({tools_.spirv, std::string("--spirv-max-version=") + ANYGPU_SPIRV_VERSION,
+                      "--spirv-ext=+SPV_INTEL_subgroups", assembled, "-o", spirv},
+                     "translating");
     if (result != AG_SUCCESS) return result;
     if (!read_whole_file(spirv, &output.image, &error))
-      return fail(AG_ERROR_COMPILE_FAILED, "llvm-spirv made no SPIR-V of %s: %s", job.name.c_str(),
-                  error.c_str());
+      return fail(AG_ERROR_COMPILE_FAILED, "llvm-spirv made no SPIR-V of %s: %s",
+                  job.name().c_str(), error.c_str());
     return AG_SUCCESS;
-  }
-
-  // Runs one step within the compile's time left; its output goes to the log, with the job's
-  // directories taken out of the paths.
-  ag_result run_step(const Job& job, const std::vector<std::string>& argv, const char* what) {
-    SubprocessOptions options;
-    options.timeout_seconds = std::chrono::duration<double>(job.deadline - Clock::now()).count();
-    if (options.timeout_seconds <= 0) options.timeout_seconds = 0.001;
-    const SubprocessResult run = run_subprocess(argv, options);
-    std::string text = run.output;
-    replace_all(&text, job.sources + "/", "");
-    replace_all(&text, job.build + "/", "");
-    replace_all(&text, job.include + "/", "");
-    *job.log += text;
-    if (run.output_truncated) *job.log += "\nanygpu: the compiler's output was cut here\n";
-    switch (run.outcome) {
-      case SubprocessResult::Outcome::exited:
-        if (run.exit_status == 0) return AG_SUCCESS;
-        return fail(AG_ERROR_COMPILE_FAILED, "%s", first_error_line(text).c_str());
-      case SubprocessResult::Outcome::signaled:
-      case SubprocessResult::Outcome::timed_out: {
-        const std::string detail =
-            strprintf("%s %s while %s %s (%s; its output is in the log)", argv[0].c_str(),
-                      run.describe(job.timeout).c_str(), what, job.name.c_str(),
-                      run.outcome == SubprocessResult::Outcome::timed_out
-                          ? "the limit is ANYGPU_COMPILE_TIMEOUT_S"
-                          : "a crash of the compiler, not of this program");
-        *job.log += "anygpu: " + detail + "\n";
-        return fail(AG_ERROR_COMPILE_FAILED, "%s", detail.c_str());
-      }
-      case SubprocessResult::Outcome::not_run:
-        break;
-    }
-    const int e = run.spawn_error;
-    const bool resources = e == EAGAIN || e == ENOMEM || e == EMFILE || e == ENFILE;
-    return fail(resources ? AG_ERROR_OUT_OF_RESOURCES : AG_ERROR_COMPILE_FAILED,
-                "cannot run %s: %s", argv[0].c_str(), run.error.c_str());
   }
 
   SpirvTools tools_;
@@ -354,35 +192,22 @@ class LevelZeroCompiler final : public RuntimeCompiler {
 // One tool: the environment variable's program, else the build's, else `name` on the PATH.
 bool find_tool(const char* variable, const char* built, const char* name, const char* package,
                std::string* path, std::string* reason) {
-  const std::string given = environment(variable);
-  if (!given.empty()) {
-    *path = given.find('/') == std::string::npos ? search_path(given) : given;
-    if (is_program(*path)) return true;
+  std::string given;
+  *path = find_program(variable, {built, search_path(name)}, &given);
+  if (!path->empty()) return true;
+  if (!given.empty())
     *reason = std::string(variable) + "=" + given + " is not a program that can be run (install " +
               package + ", or point " + variable + " at " + name + ")";
-    return false;
-  }
-  for (const std::string& candidate : {std::string(built), search_path(name)}) {
-    if (is_program(candidate)) {
-      *path = candidate;
-      return true;
-    }
-  }
-  *reason = std::string(name) + " not found (install " + package + ", or set " + variable + ")";
+  else
+    *reason = std::string(name) + " not found (install " + package + ", or set " + variable + ")";
   return false;
 }
 
 // `tool --version`'s version, or false with `reason`.
 bool ask_version(const std::string& tool, std::string* version, std::string* reason) {
-  SubprocessOptions options;
-  options.timeout_seconds = std::min(60.0, compile_timeout_seconds());
-  options.max_output_bytes = 4096;
-  const SubprocessResult answer = run_subprocess({tool, "--version"}, options);
-  if (!answer.succeeded()) {
-    *reason = tool + " " + answer.describe(options.timeout_seconds) + " when asked its --version";
-    return false;
-  }
-  *version = version_of(answer.output);
+  std::string output;
+  if (!anygpu::ask_version(tool, "", &output, reason)) return false;
+  *version = version_in(output);
   return true;
 }
 
