@@ -109,7 +109,21 @@ TEST(Hiprtc, CompilesSaxpyForGfx90aAndGfx1030) {
   }
 }
 
-// gfx1101 is not among ANYGPU_AMDGPU_TARGETS. hiprtc 5.2's comgr (2.4) does not know it: the
+// Targets outside ANYGPU_AMDGPU_TARGETS that hiprtc 5.2 knows (MI100, MI50, RX 6600): a device a
+// bundle has no code object for still gets one at run time.
+TEST(Hiprtc, CompilesForTargetsOutsideTheDefaultList) {
+  REQUIRE_HIPRTC();
+  const std::string saxpy = read_source("kernels/saxpy.cpp");
+  ASSERT_FALSE(saxpy.empty());
+  for (const char* target : {"gfx908", "gfx906", "gfx1032"}) {
+    const Compiled compiled = compile("saxpy.cpp", saxpy, target);
+    ASSERT_EQ(AG_SUCCESS, compiled.result) << target << ": " << compiled.detail << "\n"
+                                           << compiled.output.log;
+    expect_amd_code_object(compiled.output.image, target);
+  }
+}
+
+// gfx1101 is not among ANYGPU_AMDGPU_TARGETS either. hiprtc 5.2's comgr (2.4) does not know it: the
 // compile is refused before hiprtc sees it (hiprtc 5 would abort the process) and the test skips
 // naming why; a newer hiprtc compiles it.
 TEST(Hiprtc, CompilesForGfx1101OrSaysWhyNot) {
