@@ -611,13 +611,16 @@ typedef struct ag_program_s* ag_program;
 AG_API ag_result agProgramCreate(const char* source, const char* name, int num_headers,
                                  const char* const* headers, const char* const* header_names,
                                  ag_program* program);
+/* A compile of the program running on another thread is waited for. */
 AG_API ag_result agProgramDestroy(ag_program program);
 /* Compiles the program for `device` with its backend's compiler, or takes the result from the
  * cache on disk. Options every backend understands: -D<name>[=<value>] (or -D <name>...),
- * -I<directory> (headers on disk; a program using one is not cached), -O0 to -O3 (default -O3),
+ * -I<directory> (headers on disk), -O0 to -O3 (default -O3),
  * --use_fast_math (anygpu_add_kernels' FAST_MATH). -X<backend>=<option> passes <option> to that
  * backend's compiler only (-Xcuda=--maxrregcount=32); the backend names are ag_backend_info.name.
- * Anything else is AG_ERROR_INVALID_VALUE. A source that does not compile is
+ * Anything else is AG_ERROR_INVALID_VALUE. A program whose result depends on files on disk (-I,
+ * or a compiler option that reads files) or on this machine (-Xcpu=-march=native) is not
+ * cached. A source that does not compile is
  * AG_ERROR_COMPILE_FAILED, the first error line in the detail and the whole log in
  * agProgramGetLog; a backend without a compiler is AG_ERROR_NOT_SUPPORTED naming what to install.
  * The program keeps the image and log of its last compile. */
@@ -627,10 +630,10 @@ AG_API ag_result agProgramCompile(ag_program program, ag_device device, int num_
  * `*size` gets the bytes needed (the NUL included); otherwise `*size` is the buffer's size, and one
  * too small is AG_ERROR_INVALID_VALUE with nothing written. */
 AG_API ag_result agProgramGetLog(ag_program program, char* log, size_t* size);
-/* The code object of the last successful compile, which agModuleLoadData takes for the device it
- * was compiled for (PTX text on CUDA, an AMD code object on HIP, SPIR-V on Level Zero, a host code
- * object on the CPU). `*size` as for agProgramGetLog; AG_ERROR_INVALID_VALUE before a successful
- * compile. */
+/* The code object of the last compile, when it succeeded, which agModuleLoadData takes for the
+ * device it was compiled for (PTX text on CUDA, or a cubin where the driver takes no PTX this NVRTC
+ * writes; an AMD code object on HIP, SPIR-V on Level Zero, a host code object on the CPU). `*size`
+ * as for agProgramGetLog; AG_ERROR_INVALID_VALUE when the last compile failed or none was made. */
 AG_API ag_result agProgramGetImage(ag_program program, void* image, size_t* size);
 /* agProgramCreate (as "program.cu"), agProgramCompile and agModuleLoadData in one call. On
  * AG_ERROR_COMPILE_FAILED the detail holds the first error line and the log goes to anygpu's log

@@ -1,6 +1,7 @@
 // Run-time compilation: programs, their compile through the backend's compiler and the cache on
 // disk, and agModuleLoadSource.
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,9 +23,9 @@ ag_result compile_program(const SourceFile& source, const std::vector<SourceFile
                           Device& device, int num_options, const char* const* options,
                           CompileOutput& output) {
   CompileRequest request;
-  bool reads_directories = false;
+  bool cacheable = true;
   if (ag_result r = parse_compile_options(num_options, options, device.backend->name,
-                                          request.options, reads_directories))
+                                          request.options, cacheable))
     return r;
   const CompilerRecord& compiler = compiler_for(*device.backend);
   if (!compiler.compiler)
@@ -35,7 +36,7 @@ ag_result compile_program(const SourceFile& source, const std::vector<SourceFile
   request.target = device.impl->code_target();
 
   CompileCache& cache = CompileCache::instance();
-  const bool cached = cache.enabled() && !reads_directories;
+  const bool cached = cache.enabled() && cacheable;
   std::string key;
   if (cached) {
     const std::string driver =
@@ -88,22 +89,19 @@ ag_result agProgramCreate(const char* source, const char* name, int num_headers,
   if (name && !*name)
     return fail(AG_ERROR_INVALID_VALUE, "name is empty (pass NULL for \"%s\")",
                 kDefaultProgramName);
-  auto* made = new Program;
+  auto made = std::make_unique<Program>();
   made->source = {name ? name : kDefaultProgramName, source};
   for (int i = 0; i < num_headers; ++i) {
     if (!headers[i] || !header_names[i] || !*header_names[i]) {
-      delete made;
       return fail(AG_ERROR_INVALID_VALUE, "header %d: %s is %s", i,
                   headers[i] ? "its name" : "its text",
                   headers[i] && header_names[i] ? "empty" : "NULL");
     }
     made->headers.push_back({header_names[i], headers[i]});
   }
-  void* handle = handles().programs.insert(made);
-  if (!handle) {
-    delete made;
-    return fail(AG_ERROR_OUT_OF_MEMORY, "too many programs");
-  }
+  void* handle = handles().programs.insert(made.get());
+  if (!handle) return fail(AG_ERROR_OUT_OF_MEMORY, "too many programs");
+  made.release();  // the handle table's now
   *program = static_cast<ag_program>(handle);
   return AG_SUCCESS;
 } catch (...) {

@@ -30,6 +30,15 @@ bool known_backend(const std::string& name) {
   return false;
 }
 
+// Whether a compiler's own option makes the result depend on files on disk or on this machine,
+// neither of which is in the cache key.
+bool outside_the_key(const std::string& option) {
+  for (const char* prefix : {"-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros",
+                             "--include-path", "--pre-include", "@"})
+    if (option.compare(0, std::strlen(prefix), prefix) == 0) return true;
+  return option.find("native") != std::string::npos;  // -march=native, -mcpu=native
+}
+
 std::string backend_names() {
   std::string names;
   for (const BackendDescriptor* descriptor : backend_descriptors())
@@ -40,9 +49,9 @@ std::string backend_names() {
 }  // namespace
 
 ag_result parse_compile_options(int count, const char* const* given, const char* backend_name,
-                                CompileOptions& options, bool& reads_directories) {
+                                CompileOptions& options, bool& cacheable) {
   options = CompileOptions{};
-  reads_directories = false;
+  cacheable = true;
   for (int i = 0; i < count; ++i) {
     const char* option = given[i];
     if (!option)
@@ -67,7 +76,7 @@ ag_result parse_compile_options(int count, const char* const* given, const char*
         directory = given[++i];
       }
       options.vendor.push_back("-I" + directory);
-      reads_directories = true;
+      cacheable = false;
     } else if (option[0] == '-' && option[1] == 'O' && option[2] >= '0' && option[2] <= '3' &&
                option[3] == '\0') {
       options.optimization = option[2] - '0';
@@ -85,7 +94,9 @@ ag_result parse_compile_options(int count, const char* const* given, const char*
         return fail(AG_ERROR_INVALID_VALUE,
                     "options[%d] \"%s\": no backend is named \"%s\" (the names: %s)", i, option,
                     backend.c_str(), backend_names().c_str());
-      if (backend == backend_name) options.vendor.push_back(equals + 1);
+      if (backend != backend_name) continue;
+      options.vendor.push_back(equals + 1);
+      if (outside_the_key(options.vendor.back())) cacheable = false;
     } else {
       return fail(AG_ERROR_INVALID_VALUE,
                   "options[%d] \"%s\" is not an option every backend takes (-D, -I, -O0..-O3, "

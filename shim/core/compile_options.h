@@ -9,11 +9,12 @@
 namespace anygpu {
 
 // Parses `count` options for a device of backend `backend_name` ("cuda"). Options for other
-// backends are dropped. -I<directory> goes to the compiler among `options.vendor` and sets
-// `reads_directories`: headers on disk are not in the cache key, so such a program is not
-// cached. An unknown or malformed option is AG_ERROR_INVALID_VALUE naming it; `options` is then
-// unspecified.
+// backends are dropped. -I<directory> goes to the compiler among `options.vendor`. `cacheable`
+// is false when the result depends on more than the cache key holds: files on disk (-I, and
+// compiler options that read files: -include, -isystem, --include-path, @file, ...) or the
+// machine compiling (-march=native and kin). An unknown or malformed option is
+// AG_ERROR_INVALID_VALUE naming it; `options` is then unspecified.
 ag_result parse_compile_options(int count, const char* const* given, const char* backend_name,
-                                CompileOptions& options, bool& reads_directories);
+                                CompileOptions& options, bool& cacheable);
 
 }  // namespace anygpu

@@ -54,9 +54,11 @@ class RuntimeCompiler {
   // "NVRTC 13.0 (/usr/local/cuda/lib64/libnvrtc.so.13)".
   virtual std::string identity() const = 0;
   // Compiles `request`. AG_SUCCESS with `output.image` set; AG_ERROR_COMPILE_FAILED when the
-  // source does not compile (`output.log` holds the compiler's messages, the detail its first
-  // error line); other failures (a compiler process that crashed or ran past its time limit, out
-  // of memory) through anygpu::fail(). Safe to call from several threads at once.
+  // source does not compile, and when a compiler process crashed or ran past its time limit
+  // (`output.log` holds the compiler's messages, the detail its first error line or what
+  // happened to the process); AG_ERROR_NOT_SUPPORTED when a tool cannot be run or the device's
+  // target is beyond the compiler; other failures (out of memory) through anygpu::fail(). Safe to
+  // call from several threads at once.
   virtual ag_result compile(const CompileRequest& request, CompileOutput& output) = 0;
 };
 
