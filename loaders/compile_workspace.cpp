@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -193,12 +195,12 @@ double compile_timeout_seconds() {
   if (value.empty()) return kDefault;
   char* end = nullptr;
   const double seconds = strtod(value.c_str(), &end);
-  if (end == nullptr || *end != '\0' || !(seconds > 0)) {
+  if (end == nullptr || *end != '\0' || !std::isfinite(seconds) || !(seconds > 0)) {
     log(LogLevel::warn, "ANYGPU_COMPILE_TIMEOUT_S=%s is not a number of seconds above 0; using %g",
         value.c_str(), kDefault);
     return kDefault;
   }
-  return seconds;
+  return std::min(seconds, 1e6);  // at most 1e6 s: a deadline that far fits every clock
 }
 
 }  // namespace anygpu

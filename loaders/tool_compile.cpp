@@ -29,10 +29,21 @@ void replace_all(std::string* text, const std::string& from, const std::string& 
     text->replace(at, from.size(), to);
 }
 
-// The file name the program's source is written under: its own name's last part, or
-// program.cu / program.cpp for a name that cannot be a file's.
+// Why a tool's exit status is unknown (SubprocessResult::Outcome::status_lost).
+const char kStatusLost[] =
+    "the application ignores or reaps SIGCHLD, so anygpu cannot learn the compiler's exit "
+    "status; leave SIGCHLD at SIG_DFL";
+
+// The file name the program's source is written under: its own name's last part, with every
+// character outside [A-Za-z0-9._+-] made '_', or program.cu / program.cpp for a name that cannot
+// be a file's.
 std::string source_file_name(const std::string& name) {
   std::string base = name.substr(name.rfind('/') + 1);
+  for (char& c : base) {
+    const bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                       c == '.' || c == '_' || c == '+' || c == '-';
+    if (!plain) c = '_';
+  }
   if (!is_relative_file_name(base)) base = ends_with(name, ".cu") ? "program.cu" : "program.cpp";
   return base;
 }
@@ -72,6 +83,10 @@ bool ask_version(const std::string& tool, const std::string& label, std::string*
   options.timeout_seconds = std::min(60.0, compile_timeout_seconds());
   options.max_output_bytes = 4096;
   const SubprocessResult answer = run_subprocess({tool, "--version"}, options);
+  if (answer.outcome == SubprocessResult::Outcome::status_lost) {
+    *reason = label + tool + " ran when asked its --version, but " + kStatusLost;
+    return false;
+  }
   if (!answer.succeeded()) {
     *reason =
         label + tool + " " + answer.describe(options.timeout_seconds) + " when asked its --version";
@@ -164,13 +179,21 @@ ag_result ToolCompile::run(const std::vector<std::string>& argv, const char* wha
       *log_ += "anygpu: " + detail + "\n";
       return fail(AG_ERROR_COMPILE_FAILED, "%s", detail.c_str());
     }
+    case SubprocessResult::Outcome::status_lost: {
+      const std::string detail = strprintf("%s%s ran while %s %s, but %s", tool_label_.c_str(),
+                                           argv[0].c_str(), what, name_.c_str(), kStatusLost);
+      *log_ += "anygpu: " + detail + "\n";
+      return fail(AG_ERROR_NOT_SUPPORTED, "%s", detail.c_str());
+    }
     case SubprocessResult::Outcome::not_run:
       break;
   }
+  // A tool that cannot be executed (missing, not executable, not a program) is not a fault of the
+  // program: the compile is not supported here.
   const int e = run.spawn_error;
   const bool resources = e == EAGAIN || e == ENOMEM || e == EMFILE || e == ENFILE;
-  return fail(resources ? AG_ERROR_OUT_OF_RESOURCES : AG_ERROR_COMPILE_FAILED,
-              "cannot run %s%s: %s", tool_label_.c_str(), argv[0].c_str(), run.error.c_str());
+  return fail(resources ? AG_ERROR_OUT_OF_RESOURCES : AG_ERROR_NOT_SUPPORTED, "cannot run %s%s: %s",
+              tool_label_.c_str(), argv[0].c_str(), run.error.c_str());
 }
 
 ag_result ToolCompile::register_kernels(const std::string& discovered, const char* include,

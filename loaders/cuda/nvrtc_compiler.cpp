@@ -299,7 +299,14 @@ class NvrtcCompiler final : public CheckedCompiler {
     // CUDA source has anygpu/cuda.h first, as anygpu_add_kernels' builds do; #line keeps the
     // log's line numbers the source's own.
     std::string source;
-    if (ends_with(name, ".cu")) source = "#include <anygpu/cuda.h>\n#line 1 \"" + name + "\"\n";
+    if (ends_with(name, ".cu")) {
+      std::string quoted;  // the name in a string literal: '"' and '\\' escaped
+      for (const char c : name) {
+        if (c == '"' || c == '\\') quoted += '\\';
+        quoted += c;
+      }
+      source = "#include <anygpu/cuda.h>\n#line 1 \"" + quoted + "\"\n";
+    }
     source += request.source.text;
 
     // The application's headers first, then anygpu's under names the application did not take.
@@ -326,6 +333,12 @@ class NvrtcCompiler final : public CheckedCompiler {
     run.result = fn.nvrtcCreateProgram(&program, source.c_str(), name.c_str(),
                                        static_cast<int>(names.size()), texts.data(), names.data());
     if (run.result != NVRTC_SUCCESS) return run;
+    // Destroyed on every path, an exception's too.
+    struct Destroy {
+      const NvrtcFunctions& fn;
+      nvrtcProgram* program;
+      ~Destroy() { fn.nvrtcDestroyProgram(program); }
+    } destroy{fn, &program};
     run.step = "nvrtcCompileProgram";
     run.result = fn.nvrtcCompileProgram(program, static_cast<int>(option_pointers.size()),
                                         option_pointers.data());
@@ -350,7 +363,6 @@ class NvrtcCompiler final : public CheckedCompiler {
         if (!cubin) run.image.resize(std::strlen(reinterpret_cast<char*>(run.image.data())) + 1);
       }
     }
-    fn.nvrtcDestroyProgram(&program);
     return run;
   }
 

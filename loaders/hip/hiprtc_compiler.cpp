@@ -11,6 +11,8 @@
 #include "loaders/hip/hiprtc_compiler.h"
 
 #include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
 
 #include <mutex>
 #include <string>
@@ -63,6 +65,14 @@ std::string first_error_line(const std::string& log) {
   return anygpu::first_error_line(log, "error", true, "(no log)");
 }
 
+// The real path (links resolved) of the library that holds `symbol`, else `fallback`.
+std::string library_real_path(const void* symbol, const std::string& fallback) {
+  Dl_info info{};
+  if (!symbol || dladdr(symbol, &info) == 0 || !info.dli_fname) return fallback;
+  char resolved[PATH_MAX];
+  return realpath(info.dli_fname, resolved) ? std::string(resolved) : std::string(info.dli_fname);
+}
+
 // The code object manager hiprtc uses (see the top of this file): the one the process has loaded,
 // else the one of hiprtc's generation.
 struct Comgr {
@@ -88,6 +98,7 @@ struct Comgr {
       if (handle) break;
     }
     if (!handle || !resolve_functions(fn, dlsym_lookup(handle)).empty()) return;
+    path = library_real_path(reinterpret_cast<const void*>(fn.amd_comgr_create_action_info), path);
     if (fn.amd_comgr_get_version) {
       size_t major = 0, minor = 0;
       fn.amd_comgr_get_version(&major, &minor);
@@ -113,7 +124,14 @@ class HiprtcCompiler final : public CheckedCompiler {
   HiprtcCompiler(std::string path, std::string version, HiprtcFunctions fn, Comgr comgr)
       : path_(std::move(path)), version_(std::move(version)), fn_(fn), comgr_(std::move(comgr)) {}
 
-  std::string identity() const override { return "hiprtc " + version_ + " (" + path_ + ")"; }
+  // hiprtc's version and library (its real path), and the comgr it compiles with.
+  std::string identity() const override {
+    std::string text = "hiprtc " + version_ + " (" + path_ + ")";
+    if (comgr_.loaded)
+      text += " + comgr " + (comgr_.version.empty() ? std::string("?") : comgr_.version) + " (" +
+              comgr_.path + ")";
+    return text;
+  }
 
  private:
   ag_result compile_checked(const CompileRequest& request, CompileOutput& output) override {
@@ -256,7 +274,9 @@ std::unique_ptr<RuntimeCompiler> make_hiprtc_compiler(std::string& reason) {
   }
   Comgr comgr;
   comgr.load(major);
-  return std::make_unique<HiprtcCompiler>(opened.path, version, fn, std::move(comgr));
+  return std::make_unique<HiprtcCompiler>(
+      library_real_path(reinterpret_cast<const void*>(fn.hiprtcCreateProgram), opened.path),
+      version, fn, std::move(comgr));
 }
 
 }  // namespace anygpu::hip

@@ -104,7 +104,8 @@ class LevelZeroCompiler final : public ToolCompiler {
       : ToolCompiler("", "SPIR-V"), tools_(std::move(tools)) {}
   std::string identity() const override {
     return "clang " + tools_.clang_version + " (" + tools_.clang + ") + llvm-spirv " +
-           tools_.spirv_version + " (" + tools_.spirv + "), SPIR-V " + ANYGPU_SPIRV_VERSION;
+           tools_.spirv_version + " (" + tools_.spirv + "), SPIR-V " + ANYGPU_SPIRV_VERSION +
+           ", llvm-link (" + tools_.link + "), llvm-as (" + tools_.as + ")";
   }
 
  private:
@@ -124,6 +125,7 @@ class LevelZeroCompiler final : public ToolCompiler {
       argv = {tools_.clang, "-std=c++17",     "-x",       "c++",          "-O0", "-fPIC",
               "-w",         "-DAGK_DISCOVER", "-include", "anygpu/cuda.h"};
       argv.insert(argv.end(), common.begin(), common.end());
+      argv.insert(argv.end(), request.options.vendor.begin(), request.options.vendor.end());
       argv.insert(argv.end(), {"-c", job.source(), "-o", discovered});
       result = job.run(argv, "finding the kernels of");
       if (result != AG_SUCCESS) return result;

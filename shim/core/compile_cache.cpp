@@ -123,6 +123,17 @@ std::string make_directories(const std::string& path, mode_t mode) {
   return "";
 }
 
+// "" when `path` is a directory (not a link to one) of this user that others cannot write to:
+// an entry may be a host library that gets loaded, so nobody else may put one there.
+std::string check_owned(const std::string& path) {
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0)
+    return strprintf("cannot check %s: %s", path.c_str(), strerror(errno));
+  if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022) != 0)
+    return path + " is not owned by this user or is writable by others";
+  return "";
+}
+
 struct EntryFile {
   std::string path;
   uint64_t bytes;
@@ -338,6 +349,8 @@ CompileCache::CompileCache(CompileCacheConfig config)
     return;
   }
   std::string failure = make_directories(entries_, 0700);
+  if (failure.empty()) failure = check_owned(config_.directory);
+  if (failure.empty()) failure = check_owned(entries_);
   if (!failure.empty()) {
     config_.enabled = false;
     config_.reason = std::move(failure);

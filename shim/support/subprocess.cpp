@@ -134,6 +134,8 @@ std::string SubprocessResult::describe(double timeout_seconds) const {
       return strprintf("was killed by signal %d (%s)", signal_number, signal_name(signal_number));
     case Outcome::timed_out:
       return strprintf("did not finish within %g s", timeout_seconds);
+    case Outcome::status_lost:
+      return "ended with an unknown exit status (" + error + ")";
     case Outcome::not_run:
       break;
   }
@@ -262,7 +264,7 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv,
     drain();
     result.outcome = SubprocessResult::Outcome::timed_out;
   } else if (lost) {
-    result.outcome = SubprocessResult::Outcome::exited;  // status unknown: taken as a failure
+    result.outcome = SubprocessResult::Outcome::status_lost;
   } else if (WIFSIGNALED(status)) {
     result.outcome = SubprocessResult::Outcome::signaled;
     result.signal_number = WTERMSIG(status);

@@ -19,10 +19,12 @@ struct SubprocessOptions {
 
 struct SubprocessResult {
   enum class Outcome {
-    exited,     // exit_status holds the status
-    signaled,   // the program was killed by signal `signal_number`
-    timed_out,  // ran past the limit: its process group was killed
-    not_run,    // it could not be started (spawn_error: errno; `error` says why)
+    exited,       // exit_status holds the status
+    signaled,     // the program was killed by signal `signal_number`
+    timed_out,    // ran past the limit: its process group was killed
+    not_run,      // it could not be started (spawn_error: errno; `error` says why)
+    status_lost,  // it ran, but waitpid failed (ECHILD: the application ignores or reaps
+                  // SIGCHLD), so its exit status is unknown; `error` says why
   };
   Outcome outcome = Outcome::not_run;
   int exit_status = -1;
@@ -35,7 +37,7 @@ struct SubprocessResult {
 
   bool succeeded() const { return outcome == Outcome::exited && exit_status == 0; }
   // "exited with status 3", "killed by signal 11 (Segmentation fault)", "timed out after 1 s",
-  // "could not be started: ...".
+  // "could not be started: ...", "ended with an unknown exit status (...)".
   std::string describe(double timeout_seconds) const;
 };
 

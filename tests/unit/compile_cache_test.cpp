@@ -287,6 +287,20 @@ TEST_F(CompileCacheTest, LayoutIsShardedAndPrivate) {
   EXPECT_EQ(1u, files);
 }
 
+// An entry may be a host library that gets loaded: a directory others can write to is not used.
+TEST_F(CompileCacheTest, DirectoryWritableByOthersDisablesTheCache) {
+  const std::string directory = root_ + "/cache";
+  ASSERT_EQ(0, mkdir(directory.c_str(), 0700)) << strerror(errno);
+  ASSERT_EQ(0, chmod(directory.c_str(), 0777)) << strerror(errno);
+  CompileCache cache(config());
+  EXPECT_FALSE(cache.enabled());
+  EXPECT_EQ(directory + " is not owned by this user or is writable by others",
+            std::string(cache.reason()));
+  CompileOutput out;
+  cache.store(key_of(7), make_output(10, 1));
+  EXPECT_FALSE(cache.lookup(key_of(7), out));
+}
+
 TEST_F(CompileCacheTest, StoreMakesTheDirectoryAgainWhenItWasRemoved) {
   CompileCache cache(config());
   cache.store(key_of(5), make_output(10, 1));

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <string>
@@ -102,6 +103,25 @@ TEST(Subprocess, ProgramNotFound) {
   EXPECT_EQ(Outcome::not_run, searched.outcome);
   EXPECT_TRUE(run_subprocess({"sh", "-c", "exit 0"}).succeeded());  // found on the PATH
   EXPECT_EQ(Outcome::not_run, run_subprocess({}).outcome);
+}
+
+// With SIGCHLD ignored, the kernel reaps the child itself and waitpid fails with ECHILD: the
+// result says the status was lost, not that the program failed. In a child process of the test,
+// so the test's own SIGCHLD disposition is left alone.
+TEST(Subprocess, IgnoredSigchldLosesTheStatus) {
+  const pid_t child = fork();
+  ASSERT_NE(-1, child);
+  if (child == 0) {
+    signal(SIGCHLD, SIG_IGN);
+    const SubprocessResult r = run_subprocess({"/bin/sh", "-c", "exit 0"});
+    const bool lost = r.outcome == Outcome::status_lost && !r.succeeded() &&
+                      r.describe(30).find("unknown exit status") != std::string::npos;
+    _exit(lost ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(child, waitpid(child, &status, 0));
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(0, WEXITSTATUS(status)) << "the outcome was not status_lost";
 }
 
 TEST(Subprocess, EnvironmentOverrides) {
