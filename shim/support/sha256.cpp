@@ -142,6 +142,7 @@ void Sha256::blocks(const unsigned char* data, size_t count) {
 }
 
 void Sha256::update(const void* data, size_t size) {
+  if (size == 0) return;  // `data` may be NULL then (an empty vector's data())
   const unsigned char* bytes = static_cast<const unsigned char*>(data);
   total_ += size;
   if (buffered_) {
