@@ -101,7 +101,7 @@ ag_result agProgramCreate(const char* source, const char* name, int num_headers,
   }
   void* handle = handles().programs.insert(made.get());
   if (!handle) return fail(AG_ERROR_OUT_OF_MEMORY, "too many programs");
-  made.release();  // the handle table's now
+  made.release();  // NOLINT(bugprone-unused-return-value): the handle table owns it now
   *program = static_cast<ag_program>(handle);
   return AG_SUCCESS;
 } catch (...) {
