@@ -16,13 +16,25 @@ void erase_all(std::string* text, const std::string& part) {
 
 }  // namespace
 
+bool is_identifier(const std::string& name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  for (char c : name)
+    if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+      return false;
+  return true;
+}
+
 bool kernel_declaration(const std::string& mangled, KernelDeclaration* declaration,
                         std::string* error) {
+  if (mangled.compare(0, 2, "_Z") != 0 && is_identifier(mangled)) {
+    *declaration = KernelDeclaration{mangled, "", true};
+    return true;
+  }
   int status = 0;
   std::unique_ptr<char, decltype(&free)> demangled(
       abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), &free);
   if (status != 0 || !demangled) {
-    *error = mangled + " is not a mangled C++ function name";
+    *error = mangled + " is neither a mangled C++ function name nor an extern \"C\" one";
     return false;
   }
   std::string text = demangled.get();
@@ -49,6 +61,7 @@ bool kernel_declaration(const std::string& mangled, KernelDeclaration* declarati
     *error = mangled + " demangles to \"" + text + "\", whose parameters cannot be read";
     return false;
   }
+  declaration->c_linkage = false;
   declaration->name = text.substr(0, open);
   declaration->params = text.substr(open + 1, text.size() - open - 2);
   if (declaration->params == "void") declaration->params.clear();

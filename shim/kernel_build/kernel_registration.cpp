@@ -14,14 +14,6 @@ void append_all(std::string* text, std::initializer_list<std::string_view> parts
   for (std::string_view part : parts) text->append(part);
 }
 
-bool is_identifier(const std::string& name) {
-  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
-  for (char c : name)
-    if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
-      return false;
-  return true;
-}
-
 std::string quoted(const std::string& path) {
   std::string text = "\"";
   for (char c : path) {
@@ -56,9 +48,15 @@ bool kernel_registration_file(const std::string& source, const std::string& prel
       return false;
     }
     const std::string registry = "agk_registry_" + std::to_string(index++);
-    append_all(text, {"\n/* ", declaration.name, "(", declaration.params, ") */\n"});
-    append_all(text, {"namespace ", registry, " {\n"});
-    append_all(text, {"using agk_type = void(", declaration.params, ");\n"});
+    if (declaration.c_linkage) {
+      append_all(text, {"\n/* extern \"C\" ", declaration.name, " */\n"});
+      append_all(text, {"namespace ", registry, " {\n"});
+      append_all(text, {"using agk_type = decltype(::", declaration.name, ");\n"});
+    } else {
+      append_all(text, {"\n/* ", declaration.name, "(", declaration.params, ") */\n"});
+      append_all(text, {"namespace ", registry, " {\n"});
+      append_all(text, {"using agk_type = void(", declaration.params, ");\n"});
+    }
     append_all(text, {"#ifndef AGK_TARGET_GPU\n"});
     append_all(text, {"constexpr agk_type* agk_function = &::", declaration.name, ";\n"});
     append_all(text, {"#endif\n"});

@@ -491,6 +491,15 @@ std::vector<Case> cases() {
                      launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
                      return std::vector<Bytes>{bytes_of(x)};
                    }});
+  all.push_back({"c_linkage_offset", any_shape, [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 2999;
+                   std::vector<int> values(n);
+                   for (int i = 0; i < n; ++i) values[i] = 7 - i * 3;
+                   DeviceBuffer<int> x(d, values);
+                   void* p[] = {x.param(), &n};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(x)};
+                 }});
   all.push_back(
       {"_ZN12_GLOBAL__N_16offsetEPii", any_shape, [](ag_device d, ag_function f, const Shape& b) {
          int n = 3001;

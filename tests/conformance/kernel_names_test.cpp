@@ -77,6 +77,16 @@ TEST_P(KernelNameTest, NamespacedAndAnonymousNamespaceKernelsByTheirNames) {
   for (int v : x.download()) ASSERT_EQ(12, v);
 }
 
+TEST_P(KernelNameTest, AnExternCKernelByItsName) {
+  const ag_function kernel = lookup(module.module(), "c_linkage_offset");
+  ASSERT_NE(nullptr, kernel);
+  int n = 40;
+  DeviceBuffer<int> x(device, std::vector<int>(n, 5));
+  void* params[] = {x.param(), &n};
+  ASSERT_AG(agLaunchKernel(kernel, 1, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr));
+  for (int v : x.download()) ASSERT_EQ(16, v);
+}
+
 TEST_P(KernelNameTest, AnExactNameWinsOverThePlainNameOfAMangledKernel) {
   const ag_function saxpy = lookup(module.module(), "saxpy");  // the AG_KERNEL
   ASSERT_NE(nullptr, saxpy);

@@ -1,7 +1,8 @@
 // Kernels whose names test agModuleGetFunction's resolution (tests/conformance/
 // kernel_names_test.cpp) on every target: two instances of one template, a namespaced template, a
-// kernel in an anonymous namespace, and other::saxpy, whose plain name is also the exact name of
-// the AG_KERNEL saxpy (which wins). Each writes what tells it apart, so a test can see which ran.
+// kernel in an anonymous namespace, other::saxpy, whose plain name is also the exact name of the
+// AG_KERNEL saxpy (which wins), and an extern "C" kernel, as programs that load kernels by name
+// through the driver API write them. Each writes what tells it apart, so a test can see which ran.
 #include <cuda_runtime.h>
 
 template <int N>
@@ -35,3 +36,8 @@ __global__ void saxpy(float* x, int n) {
   if (i < n) x[i] = -1.0f;
 }
 }  // namespace other
+
+extern "C" __global__ void c_linkage_offset(int* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] += 11;
+}

@@ -51,12 +51,24 @@ TEST(KernelDeclaration, FunctionPointerParameters) {
   EXPECT_EQ("void (*)(int), int", d.params);
 }
 
-TEST(KernelDeclaration, NamesThatAreNotMangledAreRefused) {
+// extern "C" kernels: the symbol is the name; the type comes from the function (decltype).
+TEST(KernelDeclaration, ExternCNamesAreTheirOwnDeclaration) {
   KernelDeclaration d;
   std::string error;
-  EXPECT_FALSE(kernel_declaration("saxpy", &d, &error));
-  EXPECT_NE(std::string::npos, error.find("saxpy")) << error;
+  ASSERT_TRUE(kernel_declaration("saxpy", &d, &error)) << error;
+  EXPECT_EQ("saxpy", d.name);
+  EXPECT_TRUE(d.c_linkage);
+  EXPECT_EQ("", d.params);
+  EXPECT_FALSE(kernel_declaration("_Z5saxpyi", &d, &error) && d.c_linkage);
+}
+
+TEST(KernelDeclaration, NamesThatAreNeitherAreRefused) {
+  KernelDeclaration d;
+  std::string error;
+  EXPECT_FALSE(kernel_declaration("not-an-identifier", &d, &error));
+  EXPECT_NE(std::string::npos, error.find("not-an-identifier")) << error;
   EXPECT_FALSE(kernel_declaration("_Z3fooi_garbage(", &d, &error));
+  EXPECT_FALSE(kernel_declaration("", &d, &error));
 }
 
 TEST(SpirvSharedMemory, ExternArraysGetTheirSizeEverywhere) {
