@@ -1,12 +1,16 @@
 #include "loaders/compile_workspace.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -63,10 +67,31 @@ bool make_directories_for(const std::string& root, const std::string& name, std:
   return true;
 }
 
-std::string temporary_root() {
+constexpr char kDirectoryPrefix[] = "anygpu-compile-";
+
+std::string temporary_directory() {
   std::string directory = environment("TMPDIR");
-  if (directory.empty()) directory = "/tmp";
-  return directory + "/anygpu-compile-XXXXXX";
+  return directory.empty() ? "/tmp" : directory;
+}
+
+// The process's directory names its process, so that a later process can tell one left by a
+// process that ended without its atexit handler (a crash, a kill).
+std::string temporary_root(const std::string& directory) {
+  return directory + "/" + kDirectoryPrefix + std::to_string(getpid()) + "-XXXXXX";
+}
+
+// The process id in "anygpu-compile-<pid>-XXXXXX" (digits only); 0 for any other name.
+pid_t directory_owner(const char* name) {
+  const size_t prefix = sizeof kDirectoryPrefix - 1;
+  if (strncmp(name, kDirectoryPrefix, prefix) != 0) return 0;
+  long long pid = 0;
+  const char* at = name + prefix;
+  for (; *at >= '0' && *at <= '9'; ++at) {
+    pid = pid * 10 + (*at - '0');
+    if (pid > INT_MAX) return 0;
+  }
+  if (at == name + prefix || pid == 0 || *at != '-' || strlen(at + 1) != 6) return 0;
+  return static_cast<pid_t>(pid);
 }
 
 }  // namespace
@@ -129,14 +154,42 @@ bool read_whole_file(const std::string& path, std::vector<unsigned char>* bytes,
   return true;
 }
 
+int remove_stale_compile_directories(const std::string& directory, double min_age_seconds) {
+  DIR* listing = opendir(directory.c_str());
+  if (!listing) return 0;
+  const time_t now = time(nullptr);
+  int removed = 0;
+  while (const dirent* entry = readdir(listing)) {
+    const pid_t owner = directory_owner(entry->d_name);
+    if (owner == 0 || owner == getpid()) continue;
+    const std::string path = directory + "/" + entry->d_name;
+    struct stat status{};
+    if (lstat(path.c_str(), &status) != 0 || !S_ISDIR(status.st_mode) ||
+        status.st_uid != geteuid() || difftime(now, status.st_mtime) < min_age_seconds)
+      continue;
+    if (kill(owner, 0) == 0 || errno != ESRCH) continue;  // its process (or another) lives
+    remove_tree(path);
+    ++removed;
+  }
+  closedir(listing);
+  if (removed)
+    log(LogLevel::info, "removed %d compile director%s left in %s by processes that ended", removed,
+        removed == 1 ? "y" : "ies", directory.c_str());
+  return removed;
+}
+
 bool compile_include_directory(std::string* directory, std::string* error) {
   ProcessDirectory& process = process_directory();
   std::lock_guard<std::mutex> lock(process.mutex);
-  if (process.made && process.owner == getpid()) {
+  struct stat status{};
+  // Kept while it is there; one removed meanwhile (a /tmp cleaner) is made again.
+  if (process.made && process.owner == getpid() && stat(process.include.c_str(), &status) == 0) {
     *directory = process.include;
     return true;
   }
-  std::string root = temporary_root();
+  const std::string temporary = temporary_directory();
+  remove_stale_compile_directories(temporary, kStaleCompileDirectorySeconds);
+  std::string root = temporary_root(temporary);
   if (!mkdtemp(root.data())) {
     *error = strprintf("cannot make a temporary directory %s: %s", root.c_str(), strerror(errno));
     return false;

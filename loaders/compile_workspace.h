@@ -10,8 +10,19 @@
 namespace anygpu {
 
 // The process's directory with anygpu's headers under it (shim/core/embedded_headers.h), made on
-// the first call. False with `error` when it cannot be made.
+// the first call in $TMPDIR (else /tmp) as anygpu-compile-<pid>-XXXXXX. False with `error` when it
+// cannot be made. The first call also removes the directories of this user's processes that
+// ended without removing theirs (remove_stale_compile_directories).
 bool compile_include_directory(std::string* directory, std::string* error);
+
+// How old a directory of an ended process must be before it is removed: a process in another PID
+// namespace sharing $TMPDIR looks ended here, so a directory is left a day before it is taken
+// for a crashed process's.
+constexpr double kStaleCompileDirectorySeconds = 24 * 3600;
+
+// Removes the anygpu-compile-<pid>-* directories in `directory` that belong to this user, are at
+// least `min_age_seconds` old, and whose process no longer exists; returns how many.
+int remove_stale_compile_directories(const std::string& directory, double min_age_seconds);
 
 // A directory of one compile, inside the process's; removed with everything in it when destroyed.
 class JobDirectory {
