@@ -37,7 +37,10 @@
 # Files: ${CMAKE_BINARY_DIR}/kernels/<image>.{sm_XY.ptx,sm_XY.cubin,<gfx>.co,spv,bundle}; their
 # paths are properties of the target anygpu_kernels_<image> (ANYGPU_PTX_FILES, ANYGPU_CUBIN_FILES,
 # ANYGPU_AMDGPU_FILES as <arch>=<path> lists; ANYGPU_SPIRV_FILE, ANYGPU_HOST_FILE,
-# ANYGPU_IMAGE_FILE, ANYGPU_KERNEL_SOURCES). docs/kernel-dialect.md has the compile commands.
+# ANYGPU_IMAGE_FILE, ANYGPU_KERNEL_SOURCES, ANYGPU_PORTABLE_FILE).
+# Portable source: an image that builds AMD code objects also carries its kernel sources
+# (<image>.portable), from which agModuleLoadData builds a code object for an AMD target the image
+# lacks (docs/runtime-compilation.md). docs/kernel-dialect.md has the compile commands.
 include_guard(GLOBAL)
 
 # The dialect's headers: next to this file in the source tree; once installed, where the
@@ -238,6 +241,12 @@ function(_anygpu_add_amdgpu out name target_id sources)
   set(dir "${CMAKE_BINARY_DIR}/kernels/${name}/${file_id}")
   set(output "${CMAKE_BINARY_DIR}/kernels/${name}.${file_id}.co")
   set(version -mcode-object-version=${ANYGPU_AMDGPU_CODE_OBJECT_VERSION})
+  if(target_id MATCHES "^gfx[0-9-]+-generic")
+    # A generic target (gfx11-generic: every RDNA 3 processor) needs code object v6, which clang
+    # 19 calls experimental with a warning no option silences: -Werror would make it an error.
+    set(version -mcode-object-version=6)
+    list(FILTER _ANYGPU_GPU_FLAGS EXCLUDE REGEX "^-Werror$")
+  endif()
   _anygpu_compile_bitcode(bitcode "${dir}" "AMD ${target_id}" SOURCES ${sources}
     COMMAND "${ANYGPU_GPU_CLANG}" -x hip --cuda-device-only -nogpuinc -nogpulib
             --offload-arch=${target_id} ${version} -O3
@@ -246,6 +255,53 @@ function(_anygpu_add_amdgpu out name target_id sources)
     COMMAND "${ANYGPU_GPU_CLANG}" --target=amdgcn-amd-amdhsa -mcpu=${target_id} -nogpulib ${version}
             -O3 -flto ${bitcode} -o "${output}"
     DEPENDS ${bitcode} COMMENT "anygpu kernels: ${name}.${file_id}.co" VERBATIM)
+  set(${out} "${output}" PARENT_SCOPE)
+endfunction()
+
+# The portable source of an image: for an AMD target the image has no code object for,
+# agModuleLoadData builds one from it at load time (docs/runtime-compilation.md, "Targets a bundle
+# lacks"). Each kernel source as clang reads it for AMD with the includes inlined
+# (-frewrite-includes); anygpu-pack portable-source puts anygpu's and the system's headers back as
+# #include lines and restores the conditions clang evaluated; FLAGS' defines and FAST_MATH go
+# with it.
+function(_anygpu_add_portable out name sources target_id)
+  set(dir "${CMAKE_BINARY_DIR}/kernels/${name}/portable")
+  set(output "${CMAKE_BINARY_DIR}/kernels/${name}.portable")
+  set(portable_args "")
+  set(rewritten_files "")
+  set(index 0)
+  foreach(source ${sources})
+    get_filename_component(file_name "${source}" NAME)
+    string(REGEX REPLACE "[ =]" "_" file_name "${file_name}")  # a portable source's names have none
+    set(rewritten "${dir}/${index}_${file_name}")
+    set(prelude "")
+    if(source MATCHES "\\.cu$")
+      set(prelude -include anygpu/cuda.h)
+    endif()
+    add_custom_command(OUTPUT "${rewritten}"
+      COMMAND "${ANYGPU_GPU_CLANG}" -x hip --cuda-device-only -nogpuinc -nogpulib
+              --offload-arch=${target_id} ${prelude} ${_ANYGPU_KERNEL_INCLUDES} ${_ANYGPU_GPU_FLAGS}
+              -E -frewrite-includes -MD -MT "${rewritten}" -MF "${rewritten}.d" "${source}"
+              -o "${rewritten}"
+      DEPENDS "${source}" DEPFILE "${rewritten}.d"
+      COMMENT "anygpu kernels: ${name}'s portable ${file_name}" VERBATIM)
+    list(APPEND portable_args --source "${file_name}=${rewritten}")
+    list(APPEND rewritten_files "${rewritten}")
+    math(EXPR index "${index} + 1")
+  endforeach()
+  foreach(flag ${_ANYGPU_KERNEL_FLAGS})
+    if(flag STREQUAL "-DAGK_FAST_MATH=1")
+      list(APPEND portable_args --fast-math)
+    elseif(flag MATCHES "^-D(.+)$")
+      list(APPEND portable_args --define "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  _anygpu_find_packer(packer)
+  add_custom_command(OUTPUT "${output}"
+    COMMAND ${packer} portable-source --library-dir "${ANYGPU_KERNEL_INCLUDE_DIR}"
+            --library-dir "${ANYGPU_KERNEL_INCLUDE_DIR}/anygpu/cuda_compat" ${portable_args}
+            -o "${output}"
+    DEPENDS ${rewritten_files} ${packer} COMMENT "anygpu kernels: ${name}.portable" VERBATIM)
   set(${out} "${output}" PARENT_SCOPE)
 endfunction()
 
@@ -559,6 +615,7 @@ function(_anygpu_build_image name)
   set(cubin_files "")
   set(amdgpu_files "")
   set(spirv "")
+  set(portable "")
   if(gpu_sources)
     if(want_ptx)
       foreach(arch ${ARG_PTX_ARCHS})
@@ -575,6 +632,14 @@ function(_anygpu_build_image name)
         _anygpu_add_amdgpu(code_object "${name}" ${target_id} "${gpu_sources}")
         list(APPEND amdgpu_files "${target_id}=${code_object}")
       endforeach()
+      _anygpu_find_packer(packer)
+      if(packer)
+        set(kernel_sources ${sources})
+        list(FILTER kernel_sources EXCLUDE REGEX "\\.c$")
+        list(GET ARG_AMDGPU_TARGETS 0 first_target)
+        _anygpu_add_portable(portable "${name}" "${kernel_sources}" ${first_target})
+        list(APPEND pack_args --portable "${portable}")
+      endif()
     endif()
     if(want_spirv)
       _anygpu_add_spirv(spirv "${name}" "${opencl_sources}" "${hip_sources}")
@@ -597,7 +662,7 @@ function(_anygpu_build_image name)
     set(image "${CMAKE_BINARY_DIR}/kernels/${name}.bundle")
     add_custom_command(OUTPUT "${image}"
       COMMAND ${packer} create -o "${image}" ${pack_args}
-      DEPENDS anygpu_kernels_${name}_host "${host}" ${gpu_files} ${spirv} ${packer}
+      DEPENDS anygpu_kernels_${name}_host "${host}" ${gpu_files} ${spirv} ${portable} ${packer}
       COMMENT "anygpu kernels: ${name}.bundle" VERBATIM)
   else()
     message(STATUS "anygpu kernels: no anygpu-pack, so ${name} embeds its host code object only")
@@ -608,7 +673,8 @@ function(_anygpu_build_image name)
   set_target_properties(anygpu_kernels_${name} PROPERTIES
     ANYGPU_KERNEL_SOURCES "${sources}" ANYGPU_HOST_FILE "${host}" ANYGPU_IMAGE_FILE "${image}"
     ANYGPU_PTX_FILES "${ptx_files}" ANYGPU_CUBIN_FILES "${cubin_files}"
-    ANYGPU_AMDGPU_FILES "${amdgpu_files}" ANYGPU_SPIRV_FILE "${spirv}")
+    ANYGPU_AMDGPU_FILES "${amdgpu_files}" ANYGPU_SPIRV_FILE "${spirv}"
+    ANYGPU_PORTABLE_FILE "${portable}")
   _anygpu_write_embedding("${name}" "${image}")
 endfunction()
 

@@ -11,6 +11,11 @@ class CheckedCompiler : public RuntimeCompiler {
  public:
   ag_result compile(const CompileRequest& request, CompileOutput& output) final {
     try {
+      if (!request.more_sources.empty() && !links_sources())
+        return fail(AG_ERROR_NOT_SUPPORTED,
+                    "%s compiles one source at a time, and the program has %zu (%s and more)",
+                    identity().c_str(), request.more_sources.size() + 1,
+                    request.source.name.c_str());
       return compile_checked(request, output);
     } catch (...) {
       return fail_from_exception();

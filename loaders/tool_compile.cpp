@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <set>
 #include <sstream>
 
 #include "loaders/compile_log.h"
@@ -133,6 +134,17 @@ ag_result ToolCompile::start(const CompileRequest& request, CompileOutput& outpu
   source_ = sources_ + "/" + file;
   bool ok = write_file_under(directory_.path(), "src/" + file, request.source.text, &error) &&
             write_file_under(directory_.path(), "build/.keep", "", &error);
+  source_paths_ = {source_};
+  source_names_ = {name_};
+  std::set<std::string> taken = {file};
+  for (size_t i = 0; ok && i < request.more_sources.size(); ++i) {
+    const SourceFile& more = request.more_sources[i];
+    std::string more_file = source_file_name(more.name);
+    while (!taken.insert(more_file).second) more_file.insert(0, std::to_string(i + 1) + "_");
+    ok = write_file_under(sources_, more_file, more.text, &error);
+    source_paths_.push_back(sources_ + "/" + more_file);
+    source_names_.push_back(more.name);
+  }
   for (size_t i = 0; ok && i < request.headers.size(); ++i)
     ok = write_file_under(sources_, request.headers[i].name, request.headers[i].text, &error);
   if (!ok)
@@ -148,11 +160,16 @@ std::vector<std::string> ToolCompile::common_flags(const CompileOptions& options
   return flags;
 }
 
+bool ToolCompile::cuda(size_t index) const {
+  return ends_with(source_names_[index], ".cu");
+}
+
 bool ToolCompile::cuda() const {
   return ends_with(name_, ".cu");
 }
 
-ag_result ToolCompile::run(const std::vector<std::string>& argv, const char* what) {
+ag_result ToolCompile::run(const std::vector<std::string>& argv, const char* what, size_t source) {
+  const std::string& subject = source < source_names_.size() ? source_names_[source] : name_;
   SubprocessOptions options;
   options.timeout_seconds = std::chrono::duration<double>(deadline_ - Clock::now()).count();
   if (options.timeout_seconds <= 0) options.timeout_seconds = 0.001;
@@ -172,7 +189,7 @@ ag_result ToolCompile::run(const std::vector<std::string>& argv, const char* wha
     case SubprocessResult::Outcome::timed_out: {
       const std::string detail =
           strprintf("%s%s %s while %s %s (%s; its output is in the log)", tool_label_.c_str(),
-                    argv[0].c_str(), run.describe(timeout_).c_str(), what, name_.c_str(),
+                    argv[0].c_str(), run.describe(timeout_).c_str(), what, subject.c_str(),
                     run.outcome == SubprocessResult::Outcome::timed_out
                         ? "the limit is ANYGPU_COMPILE_TIMEOUT_S"
                         : "a crash of the compiler, not of this program");
@@ -181,7 +198,7 @@ ag_result ToolCompile::run(const std::vector<std::string>& argv, const char* wha
     }
     case SubprocessResult::Outcome::status_lost: {
       const std::string detail = strprintf("%s%s ran while %s %s, but %s", tool_label_.c_str(),
-                                           argv[0].c_str(), what, name_.c_str(), kStatusLost);
+                                           argv[0].c_str(), what, subject.c_str(), kStatusLost);
       *log_ += "anygpu: " + detail + "\n";
       return fail(AG_ERROR_NOT_SUPPORTED, "%s", detail.c_str());
     }
@@ -198,14 +215,21 @@ ag_result ToolCompile::run(const std::vector<std::string>& argv, const char* wha
 
 ag_result ToolCompile::register_kernels(const std::string& discovered, const char* include,
                                         DiscoveredKernels* found) {
+  return register_kernels(0, discovered, include, "kernels.cpp", found);
+}
+
+ag_result ToolCompile::register_kernels(size_t index, const std::string& discovered,
+                                        const char* include, const std::string& output,
+                                        DiscoveredKernels* found) {
+  const std::string& name = source_names_[index];
   std::vector<unsigned char> bytes;
   std::string registration, error;
   if (!read_whole_file(discovered, &bytes, &error) ||
-      !discover_kernels(bytes.data(), bytes.size(), "the discovery object of " + name_, found,
+      !discover_kernels(bytes.data(), bytes.size(), "the discovery object of " + name, found,
                         &error) ||
-      !kernel_registration_file(source_, include, *found, &registration, &error) ||
-      !write_file_under(build_, "kernels.cpp", registration, &error))
-    return fail(AG_ERROR_COMPILE_FAILED, "cannot register the kernels of %s: %s", name_.c_str(),
+      !kernel_registration_file(source_paths_[index], include, *found, &registration, &error) ||
+      !write_file_under(build_, output, registration, &error))
+    return fail(AG_ERROR_COMPILE_FAILED, "cannot register the kernels of %s: %s", name.c_str(),
                 error.c_str());
   return AG_SUCCESS;
 }

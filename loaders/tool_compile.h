@@ -52,13 +52,16 @@ class ToolCompile {
 
   // Runs one step within the compile's time left; its output goes to the log, with the job's
   // directories taken out of the paths. `what` says what the step does to the program
-  // ("compiling").
-  ag_result run(const std::vector<std::string>& argv, const char* what);
+  // ("compiling") to source `source` (source_name(source) in messages).
+  ag_result run(const std::vector<std::string>& argv, const char* what, size_t source = 0);
 
   // The registration file <build>/kernels.cpp of the kernels the discovery object `discovered`
   // holds, for the source compiled with `include` first ("" for none).
   ag_result register_kernels(const std::string& discovered, const char* include,
                              DiscoveredKernels* found);
+  // The same for source `index` (source_path(index)), written to <build>/`output`.
+  ag_result register_kernels(size_t index, const std::string& discovered, const char* include,
+                             const std::string& output, DiscoveredKernels* found);
 
   // Writes `text` to <build>/`name`.
   ag_result write_build_file(const std::string& name, const std::string& text);
@@ -67,6 +70,12 @@ class ToolCompile {
   const std::string& source() const { return source_; }  // the source's path
   const std::string& build() const { return build_; }    // <job>/build
   bool cuda() const;                                     // whether the source is CUDA (".cu")
+  // Every source of the program: the first (source()) and CompileRequest::more_sources, each
+  // written under <job>/src with a name of its own.
+  size_t source_count() const { return source_paths_.size(); }
+  const std::string& source_path(size_t index) const { return source_paths_[index]; }
+  const std::string& source_name(size_t index) const { return source_names_[index]; }
+  bool cuda(size_t index) const;
   std::string* log() const { return log_; }
 
  private:
@@ -76,6 +85,7 @@ class ToolCompile {
   const char* kind_;
   JobDirectory directory_;
   std::string name_, source_;
+  std::vector<std::string> source_paths_, source_names_;
   std::string sources_, build_, include_;
   double timeout_ = 0;
   Clock::time_point deadline_;

@@ -6,7 +6,7 @@
 #include "hip_loader.h"
 #include "loaders/backend_devices.h"
 #include "loaders/hip/hip_code_rules.h"
-#include "loaders/hip/hiprtc_compiler.h"
+#include "loaders/hip/hip_compilers.h"
 #include "shim/core/error.h"
 
 namespace anygpu {
@@ -58,6 +58,6 @@ extern const BackendDescriptor hip_backend_descriptor = {
     "",
     [] { return std::unique_ptr<Backend>(std::make_unique<hip::HipBackend>()); },
     hip::make_code_rules,
-    hip::make_hiprtc_compiler};
+    hip::make_runtime_compiler};
 
 }  // namespace anygpu

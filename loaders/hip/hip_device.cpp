@@ -116,8 +116,12 @@ ag_device_properties HipDevice::properties() {
   return properties_;
 }
 
+// Generic code objects (code object v6) load from HIP 6.4 on (earlier ROCm releases warned that
+// v6 was not ready for production use).
 DeviceTarget HipDevice::code_target() const {
-  return DeviceTarget{properties_.architecture, 0};
+  constexpr int kFirstGenericRuntime = 60400000;  // HIP_VERSION encoding
+  return DeviceTarget{properties_.architecture,
+                      properties_.driver_version >= kFirstGenericRuntime ? 6u : 0u};
 }
 
 ag_result HipDevice::finish_null_stream() {

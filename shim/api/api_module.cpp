@@ -14,15 +14,16 @@
 #include "shim/api/api_common.h"
 #include "shim/code_object/code_object_kernels.h"
 #include "shim/code_object/kernel_name_match.h"
-#include "shim/core/device_code.h"
 #include "shim/core/function_limits.h"
 #include "shim/core/host_function_guard.h"
+#include "shim/core/run_time_build.h"
 
 using namespace anygpu;
 
 ag_result anygpu::load_module(Device* dev, const void* image, size_t bytes, ag_module* module) {
   CodeObject code;
-  if (ag_result r = select_code_object(*dev, image, bytes, &code)) return r;
+  std::vector<unsigned char> built;  // a code object built at load time, where the image had none
+  if (ag_result r = code_object_for_device(*dev, image, bytes, &code, &built)) return r;
   // Read before the backend takes the code: a list it cannot read leaves names to the backend.
   std::vector<std::string> names;
   std::string unreadable;
@@ -121,12 +122,7 @@ ag_result resolve_kernel_name(const Module& module, const char* requested, std::
 // No kernel of the module's list matched `requested`, nor did the backend find one: its reason
 // (the driver's error, which the detail keeps), then the kernels the module has.
 ag_result fail_not_listed(const Module& module) {
-  std::string reason = last_error_detail();
-  const std::string prefix = "agModuleGetFunction: ", suffix = " (AG_ERROR_NOT_FOUND)";
-  if (reason.compare(0, prefix.size(), prefix) == 0) reason.erase(0, prefix.size());
-  if (reason.size() >= suffix.size() &&
-      reason.compare(reason.size() - suffix.size(), suffix.size(), suffix) == 0)
-    reason.resize(reason.size() - suffix.size());
+  const std::string reason = last_error_reason();
   const KernelNameTable& table = module.kernel_names;
   return fail(AG_ERROR_NOT_FOUND, "%s; the module's %zu kernel%s: %s", reason.c_str(),
               table.kernels.size(), table.kernels.size() == 1 ? " is" : "s are",

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "shim/api/api_common.h"
-#include "shim/core/compile_cache.h"
 #include "shim/core/compile_options.h"
 #include "shim/core/compiler_registry.h"
 #include "shim/core/log.h"
+#include "shim/core/program_compile.h"
 
 using namespace anygpu;
 
@@ -27,33 +27,9 @@ ag_result compile_program(const SourceFile& source, const std::vector<SourceFile
   if (ag_result r = parse_compile_options(num_options, options, device.backend->name,
                                           request.options, cacheable))
     return r;
-  const CompilerRecord& compiler = compiler_for(*device.backend);
-  if (!compiler.compiler)
-    return fail(AG_ERROR_NOT_SUPPORTED, "device %d (%s) cannot compile at run time: %s",
-                device.ordinal, device.backend->label, compiler.reason.c_str());
   request.source = source;
   request.headers = headers;
-  request.target = device.impl->code_target();
-
-  CompileCache& cache = CompileCache::instance();
-  const bool cached = cache.enabled() && cacheable;
-  std::string key;
-  if (cached) {
-    const std::string driver =
-        std::string(device.backend->name) + " " + std::to_string(device.properties.driver_version);
-    key = compile_cache_key(request, compiler.identity, driver);
-    if (cache.lookup(key, output)) {
-      anygpu::log(LogLevel::info, "agProgramCompile: %s for %s from the cache (%zu bytes)",
-                  source.name.c_str(), request.target.architecture.c_str(), output.image.size());
-      return AG_SUCCESS;
-    }
-  }
-  if (ag_result r = compiler.compiler->compile(request, output)) return r;
-  anygpu::log(LogLevel::info, "agProgramCompile: compiled %s for %s with %s (%zu bytes)",
-              source.name.c_str(), request.target.architecture.c_str(), compiler.identity.c_str(),
-              output.image.size());
-  if (cached) cache.store(key, output);
-  return AG_SUCCESS;
+  return compile_for_device(device, request, cacheable, "agProgramCompile", output);
 }
 
 // Copies `bytes` into the caller's buffer by the size rule of agProgramGetLog.

@@ -1,5 +1,7 @@
 #include "shim/code_object/amdgpu_target.h"
 
+#include <initializer_list>
+
 #include <cctype>
 
 #include "shim/support/string_format.h"
@@ -134,6 +136,26 @@ std::string amdgpu_target_name(const AmdgpuTarget& target) {
   append_feature(&name, "sramecc", target.sramecc);
   append_feature(&name, "xnack", target.xnack);
   return name;
+}
+
+std::string amdgpu_generic_processor(const std::string& processor) {
+  // The processors of each generic target in LLVM 19.
+  static const struct {
+    const char* generic;
+    std::initializer_list<const char*> processors;
+  } kFamilies[] = {
+      {"gfx9-generic", {"gfx900", "gfx902", "gfx904", "gfx906", "gfx909", "gfx90c"}},
+      {"gfx10-1-generic", {"gfx1010", "gfx1011", "gfx1012", "gfx1013"}},
+      {"gfx10-3-generic",
+       {"gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036"}},
+      {"gfx11-generic",
+       {"gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150", "gfx1151", "gfx1152"}},
+      {"gfx12-generic", {"gfx1200", "gfx1201"}},
+  };
+  for (const auto& family : kFamilies)
+    for (const char* member : family.processors)
+      if (processor == member) return family.generic;
+  return "";
 }
 
 int amdgpu_target_fit(const AmdgpuTarget& code, const AmdgpuTarget& device) {

@@ -33,5 +33,8 @@ std::string amdgpu_target_name(const AmdgpuTarget& target);
 // -1 when code built for `code` cannot run on a device that is `device`; otherwise the number of
 // features both state, so that an exact match ranks above one that relies on "any".
 int amdgpu_target_fit(const AmdgpuTarget& code, const AmdgpuTarget& device);
+// The generic target whose code objects run on `processor` (LLVM's AMDGPUUsage, "Generic
+// processors": "gfx11-generic" for gfx1101); "" for a processor of no generic family.
+std::string amdgpu_generic_processor(const std::string& processor);
 
 }  // namespace anygpu

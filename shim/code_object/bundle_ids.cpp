@@ -37,4 +37,8 @@ std::string spirv_bundle_id() {
   return "hip-spirv64-unknown-unknown";
 }
 
+std::string portable_source_bundle_id(const std::string& family) {
+  return family == "amdgcn" ? "hip-amdgcn-amd-amdhsa-anygpusource" : "";
+}
+
 }  // namespace anygpu

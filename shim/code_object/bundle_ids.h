@@ -20,5 +20,8 @@ std::string cubin_bundle_id(const CudaArch& sm);
 std::string amdgpu_bundle_id(const AmdgpuTarget& target);
 // "hip-spirv64-unknown-unknown".
 std::string spirv_bundle_id();
+// A portable source for a target family (portable_source.h): "hip-amdgcn-amd-amdhsa-anygpusource"
+// for "amdgcn" (the environment field names it: clang-offload-bundler takes any).
+std::string portable_source_bundle_id(const std::string& family);
 
 }  // namespace anygpu

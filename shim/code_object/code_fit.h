@@ -14,7 +14,9 @@ namespace anygpu {
 struct DeviceTarget {
   std::string architecture;  // "sm_86", "gfx90a:sramecc+:xnack-", "x86_64-linux-gnu"
   // The newest version of an intermediate form the driver compiles at load time (CUDA: the PTX
-  // ISA, as ptx_version_number(8, 5)); 0 when not known or when the backend has none.
+  // ISA, as ptx_version_number(8, 5)); HIP: 6 when the runtime loads code object v6, whose
+  // generic targets (gfx11-generic) run on every processor of their family; 0 when not known or
+  // when the backend has none.
   unsigned max_ir_version = 0;
 };
 

@@ -8,6 +8,7 @@
 #include "shim/code_object/elf_reader.h"
 #include "shim/code_object/fatbin_reader.h"
 #include "shim/code_object/offload_bundle.h"
+#include "shim/code_object/portable_source.h"
 #include "shim/code_object/spirv_reader.h"
 
 namespace anygpu {
@@ -60,6 +61,8 @@ CodeObject detect_code_object(const void* data, size_t size) {
     code.format = CodeObjectFormat::spirv;
   else if (is_fatbin(image))
     code.format = CodeObjectFormat::nvidia_fatbin;
+  else if (is_portable_source(image))
+    code.format = CodeObjectFormat::portable_source;
   else if (looks_like_ptx(bytes, size))
     code.format = CodeObjectFormat::ptx;
   return code;
@@ -94,6 +97,8 @@ const char* format_name(CodeObjectFormat format) {
       return "compressed clang offload bundle";
     case CodeObjectFormat::clang_offload_bundle_object:
       return "clang offload bundle in an object file";
+    case CodeObjectFormat::portable_source:
+      return "anygpu portable source";
   }
   return "unknown format";
 }

@@ -24,6 +24,9 @@ enum class CodeObjectFormat {
   // ELF file with __CLANG_OFFLOAD_BUNDLE__<id> sections (clang-offload-bundler -type=o): the
   // object-file form of a clang offload bundle
   clang_offload_bundle_object,
+  // anygpu's portable source (portable_source.h): no device runs it; a missing code object is
+  // built from it at load time
+  portable_source,
 };
 
 bool is_container(CodeObjectFormat format);

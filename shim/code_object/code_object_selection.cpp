@@ -74,7 +74,8 @@ ag_result select_for_device(const CodeFitRules& device, const std::string& label
   if (code.format == CodeObjectFormat::unknown) {
     *detail = strprintf(
         "the %zu-byte image is of no known code-object format (host code object, "
-        "PTX, cubin, fatbin, AMD code object, SPIR-V, clang offload bundle)",
+        "PTX, cubin, fatbin, AMD code object, SPIR-V, clang offload bundle, anygpu portable "
+        "source)",
         bytes);
     return AG_ERROR_INVALID_IMAGE;
   }

@@ -3,6 +3,7 @@
 #include <elf.h>
 
 #include "shim/code_object/carried_device_code.h"
+#include "shim/code_object/portable_source.h"
 #include "shim/code_object/ptx_reader.h"
 #include "shim/code_object/spirv_reader.h"
 #include "shim/support/string_format.h"
@@ -24,6 +25,15 @@ void describe_elf(ByteReader image, CodeTarget* target) {
     // An nvcc or hipcc object or program: the refusal names the device code it carries.
     target->problem = carried_device_code(image);
   }
+}
+
+void describe_portable_source(ByteReader image, CodeTarget* target) {
+  PortableSource source;
+  std::string error;
+  if (read_portable_source(image, &source, &error))
+    target->portable_family = source.family;
+  else
+    target->problem = "malformed: " + error;
 }
 
 void describe_ptx(ByteReader image, CodeTarget* target) {
@@ -71,6 +81,10 @@ std::string target_text(const CodeTarget& target) {
       return "AMD code object for " + amdgpu_target_name(target.amdgpu);
     case CodeObjectFormat::host_shared_object:
       return strprintf("host code object (%s)", host_machine_name());
+    case CodeObjectFormat::portable_source:
+      return target.portable_family.empty()
+                 ? "anygpu portable source"
+                 : "anygpu portable source for " + target.portable_family + " (built at load time)";
     case CodeObjectFormat::foreign_elf:
       return elf_text(target);
     default:
@@ -91,6 +105,8 @@ CodeTarget describe_code_object(const CodeObject& code) {
     describe_elf(image, &target);
   } else if (code.format == CodeObjectFormat::ptx) {
     describe_ptx(image, &target);
+  } else if (code.format == CodeObjectFormat::portable_source) {
+    describe_portable_source(image, &target);
   } else if (code.format == CodeObjectFormat::unknown) {
     target.problem = "its format is unknown";
   }

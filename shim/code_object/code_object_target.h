@@ -18,7 +18,8 @@ struct CodeTarget {
   AmdgpuTarget amdgpu;       // AMD code object (processor empty when unknown)
   uint16_t elf_machine = 0;  // any ELF file
   uint16_t elf_type = 0;
-  bool empty = false;   // no bytes at all, as the host entry of a hipcc bundle
+  std::string portable_family;  // portable source: the targets it is for ("amdgcn")
+  bool empty = false;           // no bytes at all, as the host entry of a hipcc bundle
   std::string problem;  // why it cannot be loaded (empty, malformed, compressed); "" when it can
 };
 

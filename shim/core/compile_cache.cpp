@@ -272,6 +272,12 @@ std::string key_with_build(const CompileRequest& request, const std::string& com
   key_part(hash, "anygpu compile cache key 1");
   key_part(hash, request.source.name);
   key_part(hash, request.source.text);
+  key_part(hash, std::to_string(request.more_sources.size()));
+  for (const SourceFile& source : request.more_sources) {
+    key_part(hash, source.name);
+    key_part(hash, source.text);
+  }
+  key_part(hash, request.from_portable_source ? "portable" : "");
   key_part(hash, std::to_string(request.headers.size()));
   for (const SourceFile& header : request.headers) {
     key_part(hash, header.name);

@@ -11,6 +11,7 @@ namespace {
 
 thread_local const char* current_call = "anygpu";
 thread_local std::string detail;
+thread_local std::string reason_only;  // the detail without its call and code
 
 struct ResultText {
   ag_result code;
@@ -96,6 +97,7 @@ ag_result fail(ag_result code, const char* format, ...) {
   va_start(args, format);
   vsnprintf(reason, sizeof reason, format, args);
   va_end(args);
+  reason_only.assign(reason);
   detail.assign(current_call).append(": ").append(reason);
   const ResultText* text = find(code);
   detail.append(" (").append(text ? text->name : "unknown code").append(")");
@@ -115,8 +117,13 @@ const char* result_description(ag_result code) {
 const char* last_error_detail() {
   return detail.c_str();
 }
+const char* last_error_reason() {
+  return reason_only.c_str();
+}
+
 void clear_last_error_detail() {
   detail.clear();
+  reason_only.clear();
 }
 
 }  // namespace anygpu

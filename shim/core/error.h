@@ -20,6 +20,9 @@ ag_result fail_from_exception() noexcept;
 const char* result_name(ag_result code);  // nullptr for an unknown code
 const char* result_description(ag_result code);
 const char* last_error_detail();
+// The last detail's reason alone, without the call before it and the code after it: for a
+// detail that builds on another's.
+const char* last_error_reason();
 void clear_last_error_detail();
 
 }  // namespace anygpu

@@ -35,6 +35,13 @@ struct CompileRequest {
   // included first, kernels found by their __global__), anything else C++ that includes
   // anygpu/kernel.h or anygpu/cuda.h itself (anygpu_add_kernels' rule).
   SourceFile source;
+  // Further translation units of the same program, compiled each on its own and linked with the
+  // first (the portable source of an image of several kernel sources, run_time_build.h). Only a
+  // compiler that links translation units takes them (RuntimeCompiler::links_sources).
+  std::vector<SourceFile> more_sources;
+  // An image's portable source, which the build compiled: a backend that has the build's own
+  // compiler among its compilers tries that one first.
+  bool from_portable_source = false;
   std::vector<SourceFile> headers;  // the application's headers, by their #include names
   CompileOptions options;
   DeviceTarget target;  // the device's code_target(): "sm_90", "gfx90a:xnack-", "x86_64..."
@@ -60,6 +67,9 @@ class RuntimeCompiler {
   // target is beyond the compiler; other failures (out of memory) through anygpu::fail(). Safe to
   // call from several threads at once.
   virtual ag_result compile(const CompileRequest& request, CompileOutput& output) = 0;
+  // Whether it takes CompileRequest::more_sources; one that does not refuses such a request with
+  // AG_ERROR_NOT_SUPPORTED.
+  virtual bool links_sources() const { return false; }
 };
 
 // Makes a backend's compiler, or returns nullptr and says in `reason` what is missing and what

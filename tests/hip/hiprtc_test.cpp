@@ -18,8 +18,10 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "hip_compile_support.h"
 #include "hip_driver_access.h"
 #include "loaders/hip/hiprtc_compiler.h"
 #include "shim/code_object/amdgpu_target.h"
@@ -30,13 +32,6 @@
 
 namespace anygpu_test {
 namespace {
-
-std::string read_source(const std::string& relative) {
-  std::ifstream file(std::string(ANYGPU_SOURCE_DIR) + "/" + relative);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 // The compiler, made once: nullptr (and the reason) where none is installed.
 anygpu::RuntimeCompiler* compiler(std::string* reason = nullptr) {
@@ -52,39 +47,9 @@ anygpu::RuntimeCompiler* compiler(std::string* reason = nullptr) {
     if (!compiler(&reason)) GTEST_SKIP() << "no hiprtc on this machine: " << reason; \
   } while (0)
 
-struct Compiled {
-  ag_result result = AG_ERROR_UNKNOWN;
-  std::string detail;
-  anygpu::CompileOutput output;
-};
-
 Compiled compile(const std::string& name, const std::string& text, const std::string& target,
                  std::vector<anygpu::SourceFile> headers = {}) {
-  anygpu::CompileRequest request;
-  request.source = {name, text};
-  request.headers = std::move(headers);
-  request.target.architecture = target;
-  Compiled compiled;
-  compiled.result = compiler()->compile(request, compiled.output);
-  if (compiled.result != AG_SUCCESS) compiled.detail = last_detail();
-  return compiled;
-}
-
-// The image is one AMD code object for `target` (processor and features, as e_flags say).
-void expect_amd_code_object(const std::vector<unsigned char>& image, const std::string& target) {
-  ASSERT_GE(image.size(), 64u);
-  EXPECT_EQ(0, std::memcmp(image.data(),
-                           "\x7f"
-                           "ELF",
-                           4));
-  uint16_t machine = 0;
-  std::memcpy(&machine, image.data() + 18, 2);
-  EXPECT_EQ(224, machine) << "e_machine is not EM_AMDGPU";
-  const anygpu::CodeObject code = anygpu::detect_code_object(image.data(), image.size());
-  ASSERT_EQ(anygpu::CodeObjectFormat::amdgpu_code_object, code.format);
-  const anygpu::CodeTarget described = anygpu::describe_code_object(code);
-  EXPECT_TRUE(described.problem.empty()) << described.problem;
-  EXPECT_EQ(target, anygpu::amdgpu_target_name(described.amdgpu));
+  return anygpu_test::compile(compiler(), name, text, target, std::move(headers));
 }
 
 TEST(Hiprtc, IdentityNamesVersionAndLibrary) {

@@ -15,13 +15,21 @@ for backend in CUDA HIP 'Level Zero'; do
   grep -Eq "^  $backend " <<< "$out" || fail "$backend is not listed"
 done
 
-# A missing NVRTC and hiprtc are reported, naming what to install; the others are unchanged.
+# A missing NVRTC, and HIP's hiprtc and clang both missing, are reported, naming what to install;
+# the others are unchanged.
 out=$(ANYGPU_NVRTC_LIBRARY=/nonexistent/libnvrtc.so ANYGPU_HIPRTC_LIBRARY=/nonexistent/lib.so \
-  "$info" --compilers)
+  ANYGPU_HIP_CLANG=/nonexistent/clang-19 "$info" --compilers)
 echo "$out"
 grep -Eq '^  CUDA +none: .*/nonexistent/libnvrtc\.so' <<< "$out" || fail "missing NVRTC not said"
-grep -Eq '^  HIP +none: .*/nonexistent/lib\.so' <<< "$out" || fail "missing hiprtc not said"
+grep -Eq '^  HIP +none: .*/nonexistent/lib\.so.*; and .*/nonexistent/clang-19' <<< "$out" ||
+  fail "missing hiprtc and clang not said"
 grep -Eq '^  CPU +clang\+\+ ' <<< "$out" || fail "the CPU's compiler changed"
+
+# HIP without hiprtc: clang-19 alone where it is installed with ld.lld and ocml.bc, else none.
+out=$(ANYGPU_HIPRTC_LIBRARY=/nonexistent/lib.so "$info" --compilers)
+echo "$out"
+grep -Eq '^  HIP +(clang [0-9]+\..* \+ ld\.lld, ocml \(|none: .*/nonexistent/lib\.so.*; and )' \
+  <<< "$out" || fail "HIP without hiprtc neither clang nor both reasons"
 
 # JSON: one entry per backend, each with a compiler or a reason.
 json=$("$info" --compilers --json)

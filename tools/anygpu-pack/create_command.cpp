@@ -89,16 +89,22 @@ std::string cubin_id(const Input& input, const CodeObject& code, const CodeTarge
   return nvidia_id(CodeObjectFormat::cuda_cubin, input, code, target, mismatch);
 }
 
+std::string portable_id(const Input&, const CodeObject& code, const CodeTarget& target,
+                        std::string* mismatch) {
+  if (code.format == CodeObjectFormat::portable_source && target.problem.empty())
+    return portable_source_bundle_id(target.portable_family);
+  *mismatch = "not an anygpu portable source (anygpu-pack portable-source makes one)";
+  return "";
+}
+
 struct Option {
   const char* name;
   bool takes_arch;  // "--ptx sm_80=FILE" rather than "--host FILE"
   std::string (*id)(const Input&, const CodeObject&, const CodeTarget&, std::string*);
 };
-const Option kOptions[] = {{"--host", false, host_id},
-                           {"--ptx", true, ptx_id},
-                           {"--cubin", true, cubin_id},
-                           {"--amdgpu", true, amdgpu_id},
-                           {"--spirv", false, spirv_id}};
+const Option kOptions[] = {{"--host", false, host_id},   {"--ptx", true, ptx_id},
+                           {"--cubin", true, cubin_id},  {"--amdgpu", true, amdgpu_id},
+                           {"--spirv", false, spirv_id}, {"--portable", false, portable_id}};
 
 struct Packed {
   size_t option = 0;

@@ -1,7 +1,7 @@
 // anygpu-pack: makes, lists and unpacks anygpu bundles (clang offload bundles, see
 // docs/bundle-format.md).
 //   anygpu-pack create -o OUT [--host FILE] [--ptx sm_XY=FILE]... [--cubin sm_XY=FILE]...
-//                      [--amdgpu TARGETID=FILE]... [--spirv FILE]
+//                      [--amdgpu TARGETID=FILE]... [--spirv FILE] [--portable FILE]
 //   anygpu-pack list FILE          FILE: a bundle (anygpu's, clang's, hipcc's), a fatbin, a code
 //                                  object, or a program or library that embeds bundles
 //   anygpu-pack extract FILE ID -o OUT
@@ -10,6 +10,9 @@
 //   anygpu-pack shared-memory --host BYTES -o OUT OBJECT...
 //   anygpu-pack shared-memory --spirv BYTES -o OUT IR
 //   anygpu-pack block-order -o OUT IR
+// and the portable form of a source for AMD targets (portable_source_command.cpp):
+//   anygpu-pack portable-source --source NAME=REWRITTEN... [--library-dir DIR]...
+//                               [--define D]... [--fast-math] -o OUT
 #include <cstdio>
 #include <cstring>
 
@@ -21,13 +24,15 @@ int usage() {
   fprintf(stderr,
           "usage: anygpu-pack create -o OUT [--host FILE] [--ptx sm_XY=FILE]...\n"
           "                          [--cubin sm_XY=FILE]... [--amdgpu TARGETID=FILE]...\n"
-          "                          [--spirv FILE]\n"
+          "                          [--spirv FILE] [--portable FILE]\n"
           "       anygpu-pack list FILE\n"
           "       anygpu-pack extract FILE ID -o OUT\n"
           "       anygpu-pack kernels --source SRC [--prelude HEADER] -o OUT OBJECT\n"
           "       anygpu-pack shared-memory --host BYTES -o OUT OBJECT...\n"
           "       anygpu-pack shared-memory --spirv BYTES -o OUT IR\n"
-          "       anygpu-pack block-order -o OUT IR\n");
+          "       anygpu-pack block-order -o OUT IR\n"
+          "       anygpu-pack portable-source --source NAME=REWRITTEN... [--library-dir DIR]...\n"
+          "                                   [--define D]... [--fast-math] -o OUT\n");
   return 2;
 }
 
@@ -49,6 +54,7 @@ int main(int argc, char** argv) {
   if (command == "kernels") return kernels_command(args);
   if (command == "shared-memory") return shared_memory_command(args);
   if (command == "block-order") return block_order_command(args);
+  if (command == "portable-source") return portable_source_command(args);
   const int status = usage();
   return command == "--help" || command == "-h" ? 0 : status;
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "driver_elf_extent.h"
+#include "driver_state.h"
 #include "shim/code_object/code_object.h"
 #include "shim/code_object/code_object_globals.h"
 #include "shim/code_object/code_object_kernels.h"
@@ -56,13 +57,24 @@ ImageCheck failed(hipError_t result) {
   return check;
 }
 
+// As HIP's loader: the code object's processor and features against the device's; from HIP 6.4
+// on, which loads code object v6, a generic code object runs on the processors of its family.
+int runtime_fit(const AmdgpuTarget& code, const AmdgpuTarget& device) {
+  constexpr int kFirstGenericRuntime = 60400000;
+  const int fit = amdgpu_target_fit(code, device);
+  if (fit >= 0 || config().runtime_version < kFirstGenericRuntime) return fit;
+  AmdgpuTarget generic = device;
+  generic.processor = amdgpu_generic_processor(device.processor);
+  return generic.processor.empty() ? -1 : amdgpu_target_fit(code, generic);
+}
+
 // One AMD code object: its processor and features against the device's.
 ImageCheck check_code_object(const CodeObject& code, const AmdgpuTarget& device) {
   const CodeTarget target = describe_code_object(code);
   if (code.format != CodeObjectFormat::amdgpu_code_object || !target.problem.empty() ||
       target.amdgpu.processor.empty())
     return failed(hipErrorInvalidImage);
-  if (amdgpu_target_fit(target.amdgpu, device) < 0) return failed(hipErrorNoBinaryForGpu);
+  if (runtime_fit(target.amdgpu, device) < 0) return failed(hipErrorNoBinaryForGpu);
   ImageCheck check;
   std::string error;
   if (!code_object_kernels(code, &check.kernels, &error) ||
@@ -87,7 +99,7 @@ ImageCheck check_bundle(const CodeObject& code, const AmdgpuTarget& device) {
       if (entry.id.compare(0, length, prefix) != 0) continue;
       AmdgpuTarget target;
       if (!parse_amdgpu_target(entry.id.substr(length), &target)) continue;
-      const int fit = amdgpu_target_fit(target, device);
+      const int fit = runtime_fit(target, device);
       if (fit > best_fit) {
         best = &entry;
         best_fit = fit;

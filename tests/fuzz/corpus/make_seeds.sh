@@ -7,6 +7,9 @@ cd "$(dirname "$0")"
 spirv-as tiny.spvasm -o spirv/tiny.spv
 cc -c -Os tiny.c -o elf/tiny.o
 cc -shared -fPIC -Os tiny_host.c -o host_image/tiny_host.so
+# An anygpu portable source (shim/code_object/portable_source.h): two sources, one empty.
+printf 'ANYGPU PORTABLE SOURCE 1\nfor amdgcn\ndefine N=4\nfast-math\nsource k.cu 52\n%s\nsource e.cpp 0\n' \
+  '__global__ void k(float* d) { d[threadIdx.x] = N; }' > select/portable_source.txt
 python3 - <<'PY'
 import struct
 
