@@ -15,11 +15,7 @@ using namespace anygpu_test;
 namespace {
 
 // A cache of this process's own, so that the first compile really compiles.
-const bool kPrivateCache = [] {
-  static std::string directory = "/tmp/anygpu-runtime-compile-XXXXXX";
-  if (mkdtemp(directory.data())) setenv("ANYGPU_CACHE_DIR", directory.c_str(), 1);
-  return true;
-}();
+const std::string kPrivateCache = use_private_compile_cache("anygpu-runtime-compile");
 
 // CUDA source as a CUDA programmer writes it (a C++ kernel: extern "C" kernels in CUDA source are
 // not found on the CPU device, docs/runtime-compilation.md).

@@ -29,18 +29,8 @@
 namespace anygpu_test {
 namespace {
 
-// A cache of this process's own, so that the first load really builds; removed at exit.
-struct PrivateCache {
-  std::string directory = "/tmp/anygpu-portable-XXXXXX";
-  PrivateCache() {
-    if (mkdtemp(directory.data())) setenv("ANYGPU_CACHE_DIR", directory.c_str(), 1);
-  }
-  ~PrivateCache() { nftw(directory.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
-  static int remove_entry(const char* path, const struct stat*, int, struct FTW*) {
-    return remove(path);
-  }
-};
-PrivateCache private_cache;
+// A cache of this process's own, so that the first load really builds.
+const std::string kPrivateCache = use_private_compile_cache("anygpu-portable");
 
 // Each cache entry's file and its inode: an entry stored again is a new file (temporary file,
 // then rename), so an unchanged inode means the load read the entry and stored nothing.
@@ -49,7 +39,7 @@ std::map<std::string, ino_t> cache_files() {
   std::map<std::string, ino_t> files;
   found = &files;
   nftw(
-      private_cache.directory.c_str(),
+      kPrivateCache.c_str(),
       [](const char* path, const struct stat* status, int type, struct FTW*) {
         const std::string name = path;
         if (type == FTW_F && name.size() > 4 && name.compare(name.size() - 4, 4, ".agc") == 0)

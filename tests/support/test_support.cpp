@@ -1,5 +1,8 @@
 #include "test_support.h"
 
+#include <ftw.h>
+
+#include <cstdio>
 #include <cstdlib>
 
 namespace anygpu_test {
@@ -8,6 +11,30 @@ std::string last_detail() {
   const char* detail = "";
   agGetLastErrorDetail(&detail);
   return detail ? detail : "";
+}
+
+namespace {
+
+std::string* private_cache = nullptr;  // leaked on purpose: read by the atexit handler
+
+int remove_entry(const char* path, const struct stat*, int, struct FTW*) {
+  return remove(path);
+}
+
+void remove_private_cache() {
+  if (private_cache) nftw(private_cache->c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+}  // namespace
+
+std::string use_private_compile_cache(const char* prefix) {
+  if (private_cache) return *private_cache;
+  std::string directory = std::string("/tmp/") + prefix + "-XXXXXX";
+  if (!mkdtemp(directory.data())) return "";
+  private_cache = new std::string(directory);
+  setenv("ANYGPU_CACHE_DIR", directory.c_str(), 1);
+  atexit(remove_private_cache);
+  return directory;
 }
 
 namespace {

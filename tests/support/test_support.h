@@ -14,6 +14,11 @@ namespace anygpu_test {
 // This thread's last error detail.
 std::string last_detail();
 
+// Points ANYGPU_CACHE_DIR at a new directory /tmp/<prefix>-XXXXXX of this process (so that its
+// first compile really compiles), removed with its entries at exit; returns its path. Call before
+// anygpu reads the cache's settings (a static initialiser does).
+std::string use_private_compile_cache(const char* prefix);
+
 // Every device ordinal present (for parameterized suites); at least the CPU.
 std::vector<int> all_device_ordinals();
 std::string device_test_name(const ::testing::TestParamInfo<int>& info);
