@@ -49,6 +49,11 @@
 #endif
 #include "detail/half_math.h"
 
+/* In a kernel source, atomicAdd on the 16-bit types (kernel.h includes it when it comes second). */
+#if defined(ANYGPU_KERNEL_H)
+#include "detail/half_atomics.h"
+#endif
+
 #endif /* __CUDACC_RTC__ */
 
 #endif /* ANYGPU_HALF_H */

@@ -71,4 +71,10 @@
 
 #endif /* __CUDACC_RTC__ */
 
+/* atomicAdd on the 16-bit types needs both headers: whichever of this and half.h comes second
+ * brings it in. */
+#if defined(__cplusplus) && defined(ANYGPU_HALF_H) && !defined(__CUDACC_RTC__)
+#include "detail/half_atomics.h"
+#endif
+
 #endif /* ANYGPU_KERNEL_H */

@@ -701,14 +701,14 @@ void add_ported_kernel_cases(std::vector<Case>& all) {
                    launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
                    return std::vector<Bytes>{bytes_of(out)};
                  }});
-  // tests/cuda_sources/half_math.cu: the 16-bit math functions (15 per input, scalar and pair
+  // tests/cuda_sources/half_math.cu: the 16-bit math functions (17 per input, scalar and pair
   // forms) and the directed roundings, elementwise.
   for (const char* math :
        {"_Z9half_mathPK6__halfPS_P7__half2i", "_Z9bf16_mathPK13__nv_bfloat16PS_P14__nv_bfloat162i"})
     all.push_back({math, one_d, [bits16](ag_device d, ag_function f, const Shape& b) {
                      int n = 515;
-                     DeviceBuffer<uint16_t> x(d, bits16(n, 13)), out(d, 15 * n);
-                     DeviceBuffer<unsigned> pairs(d, 15 * n);
+                     DeviceBuffer<uint16_t> x(d, bits16(n, 13)), out(d, 17 * n);
+                     DeviceBuffer<unsigned> pairs(d, 17 * n);
                      void* p[] = {x.param(), out.param(), pairs.param(), &n};
                      launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
                      return std::vector<Bytes>{bytes_of(out), bytes_of(pairs)};
@@ -724,6 +724,65 @@ void add_ported_kernel_cases(std::vector<Case>& all) {
          launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
          return std::vector<Bytes>{bytes_of(out)};
        }});
+  // The integer conversions and the conversions between the formats, elementwise.
+  all.push_back({"_Z13from_integersPKxPti", one_d, [](ag_device d, ag_function f, const Shape& b) {
+                   int n = 515;
+                   std::vector<long long> values(n);
+                   for (int i = 0; i < n; ++i)
+                     values[i] = (i % 2 ? -1ll : 1ll) * (static_cast<long long>(i) * i * i * 997);
+                   DeviceBuffer<long long> in(d, values);
+                   DeviceBuffer<uint16_t> out(d, 48 * n);
+                   void* p[] = {in.param(), out.param(), &n};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back({"_Z11to_integersPx", one_d, [](ag_device d, ag_function f, const Shape& b) {
+                   DeviceBuffer<long long> out(d, 52 * 65536);
+                   void* p[] = {out.param()};
+                   launch(f, {blocks_for(65536, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back({"_Z15between_formatsPt", one_d, [](ag_device d, ag_function f, const Shape& b) {
+                   DeviceBuffer<uint16_t> out(d, 2 * 65536);
+                   void* p[] = {out.param()};
+                   launch(f, {blocks_for(65536, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  // atomicAdd on the 16-bit types: the sums (exact whatever the order), not the values each add
+  // replaced (which depend on it). Blocks of 128 or fewer threads, 1024 in all at most.
+  all.push_back({"_Z10atomics_16P6__halfP13__nv_bfloat16P7__half2P14__nv_bfloat162PtS7_Pj", one_d,
+                 [](ag_device d, ag_function f, const Shape& b) {
+                   const unsigned threads = b.x <= 128 ? b.x : 128, blocks = 1024 / threads;
+                   const std::vector<uint16_t> zeros16(4, 0);
+                   const std::vector<unsigned> zeros32(1, 0);
+                   DeviceBuffer<uint16_t> h(d, zeros16), bf(d, zeros16), old_h(d, 1024),
+                       old_b(d, 1024);
+                   DeviceBuffer<unsigned> h2(d, zeros32), b2(d, zeros32), block_out(d, 4 * blocks);
+                   void* p[] = {h.param(),     bf.param(),    h2.param(),       b2.param(),
+                                old_h.param(), old_b.param(), block_out.param()};
+                   launch(f, {blocks, 1, 1}, {threads, 1, 1}, p);
+                   return std::vector<Bytes>{bytes_of(h), bytes_of(bf), bytes_of(h2), bytes_of(b2),
+                                             bytes_of(block_out)};
+                 }});
+  all.push_back({"_Z17atomics_16_cancelP6__halfP14__nv_bfloat162i", one_d,
+                 [](ag_device d, ag_function f, const Shape& b) {
+                   DeviceBuffer<uint16_t> h(d, std::vector<uint16_t>(2, 0));
+                   DeviceBuffer<unsigned> b2(d, std::vector<unsigned>(1, 0));
+                   int rounds = 3;
+                   void* p[] = {h.param(), b2.param(), &rounds};
+                   launch(f, {4, 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(h), bytes_of(b2)};
+                 }});
+  all.push_back({"_Z11pair_extrasPK7__half2S1_S1_Pji", one_d,
+                 [bits16](ag_device d, ag_function f, const Shape& b) {
+                   int n = 515;
+                   DeviceBuffer<uint16_t> x(d, bits16(2 * n, 13)), y(d, bits16(2 * n, 7)),
+                       z(d, bits16(2 * n, 5));
+                   DeviceBuffer<unsigned> out(d, 9 * n);
+                   void* p[] = {x.param(), y.param(), z.param(), out.param(), &n};
+                   launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
   // nbody: shared-memory tiles of the block's size, so every body count is a multiple of it.
   all.push_back({"_Z15integrateBodiesP6float4S0_PKS_S2_ffif", one_d,
                  [](ag_device d, ag_function f, const Shape& b) {

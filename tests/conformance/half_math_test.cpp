@@ -1,8 +1,11 @@
 // The kernels of tests/cuda_sources/half_math.cu on every device present (the CPU, and the CUDA,
 // HIP and Level Zero test drivers in their suites): the half-precision math functions of
 // cuda_fp16.h and cuda_bf16.h over every 16-bit pattern, against a reference computed in double;
-// the directed-rounding conversions against the values found by search in a table of the format's
-// values; and warp shuffles of the 16-bit types against a host model of the lanes. Each test
+// the directed-rounding conversions (from float, and to and from every integer type) and the
+// conversions between the formats against the values found by search in a table of the format's
+// values; atomicAdd on the 16-bit types by the values each add replaced; the relu, complex and
+// mask forms of the pairs; and warp shuffles of the 16-bit types against a host model of the
+// lanes. Each test
 // prints the largest error it measured per function.
 #include <anygpu/half.h>
 
@@ -23,7 +26,7 @@ using namespace anygpu_test;
 
 namespace {
 
-constexpr int kFunctions = 15, kRoundings = 8, kShuffles = 6;
+constexpr int kFunctions = 17, kRoundings = 8, kShuffles = 6;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 uint16_t bits(__half h) {
@@ -73,12 +76,14 @@ std::vector<double> magnitudes(const Format& format) {
   return values;
 }
 
-// x rounded into the format: to nearest (ties to the even pattern), toward zero, down or up.
+// x rounded into the format: to nearest (ties to the even pattern), toward zero, down or up. Real
+// is double, or long double (64 significant bits on x86-64) for 64-bit integers.
 enum class Rounding { nearest, toward_zero, down, up };
-uint16_t round_into(const Format& format, const std::vector<double>& table, double x, Rounding r) {
+template <typename Real>
+uint16_t round_into(const Format& format, const std::vector<double>& table, Real x, Rounding r) {
   if (std::isnan(x)) return 0x7FFF;  // CUDA's canonical NaN
   const uint16_t sign = std::signbit(x) ? 0x8000 : 0;
-  const double m = std::fabs(x);
+  const Real m = std::fabs(x);
   const unsigned last = format.largest_pattern();
   // lower: the largest pattern at or below m; upper: the smallest at or above (infinity past the
   // largest value).
@@ -96,7 +101,7 @@ uint16_t round_into(const Format& format, const std::vector<double>& table, doub
     if (m > table[last]) {  // a tie with the next (infinite) value goes to infinity too
       pattern = m >= table[last] + gap / 2 ? format.infinity() : last;
     } else if (lower != upper) {
-      const double below = m - table[lower], above = table[upper] - m;
+      const Real below = m - table[lower], above = table[upper] - m;
       pattern = below < above ? lower : above < below ? upper : (lower % 2 == 0 ? lower : upper);
     }
   }
@@ -143,6 +148,8 @@ const Function kMathFunctions[kFunctions] = {
     {"hfloor", [](double x) { return std::floor(x); }, true},
     {"htrunc", [](double x) { return std::trunc(x); }, true},
     {"hrint", [](double x) { return std::nearbyint(x); }, true},
+    {"htanh", [](double x) { return std::tanh(x); }, false},
+    {"htanh_approx", [](double x) { return std::tanh(x); }, false},
 };
 
 // CUDA documents these functions as computed "in round-to-nearest-even mode": 0.5 ulp. anygpu
@@ -209,7 +216,7 @@ class HalfMathTest : public ::testing::TestWithParam<int> {
                           << " differs from " << function.name << " in its lanes";
       }
       std::cout << "half math (" << device_test_name(::testing::TestParamInfo<int>(GetParam(), 0))
-                << "): " << std::left << std::setw(7) << function.name << std::right << " "
+                << "): " << std::left << std::setw(12) << function.name << std::right << " "
                 << format.name << ": largest error " << std::fixed << std::setprecision(4)
                 << largest << " ulp at 0x" << std::hex << worst << std::dec << " (bound "
                 << (function.correctly_rounded ? 0.5 : kBound) << "), " << not_nearest
@@ -380,6 +387,291 @@ TEST_P(HalfMathTest, WarpShufflesOf16BitTypes) {
             << "shuffle " << k << " in lane " << l << " of the block at " << base;
     }
   }
+}
+
+// The four roundings of the integer conversions, by their names' suffixes.
+constexpr Rounding kIntegerRoundings[4] = {Rounding::nearest, Rounding::toward_zero, Rounding::down,
+                                           Rounding::up};
+constexpr const char* kSuffixes[4] = {"_rn", "_rz", "_rd", "_ru"};
+
+TEST_P(HalfMathTest, IntegersToBothFormatsInEveryRounding) {
+  // Every integer up to past binary16's range, each side; the powers of two and their neighbours
+  // (where the 64-bit types round); the ends of each type; and random 64-bit values.
+  std::vector<long long> in;
+  for (long long v = -70000; v <= 70000; ++v) in.push_back(v);
+  for (int k = 17; k < 64; ++k)
+    for (long long d = -3; d <= 3; ++d) {
+      const long long p = static_cast<long long>(1ull << k);
+      in.push_back(p + d);
+      in.push_back(-p + d);
+      in.push_back(p + p / 2 + d);  // a tie between two values at 8 or 11 bits
+      in.push_back(p + (p >> 8) + d);
+    }
+  for (long long v : {std::numeric_limits<long long>::min(), std::numeric_limits<long long>::max(),
+                      -1ll, 4294967295ll, 2147483647ll, -2147483648ll})
+    in.push_back(v);
+  std::mt19937_64 rng(5);
+  for (int k = 0; k < 20000; ++k) in.push_back(static_cast<long long>(rng() >> (rng() % 64)));
+  int n = static_cast<int>(in.size());
+  DeviceBuffer<long long> din(device, in);
+  DeviceBuffer<unsigned short> dout(device, static_cast<size_t>(48) * n);
+  void* params[] = {din.param(), dout.param(), &n};
+  launch("_Z13from_integersPKxPti", n, params);
+  const std::vector<unsigned short> out = dout.download();
+
+  const std::vector<double> half_table = magnitudes(kBinary16), bf16_table = magnitudes(kBfloat16);
+  const char* types[6] = {"int", "uint", "short", "ushort", "ll", "ull"};
+  int failures = 0;
+  for (int i = 0; i < n; ++i) {
+    const long long v = in[i];
+    // The value each type's C cast gives, exactly (long double holds 64 bits).
+    const long double as_type[6] = {static_cast<long double>(static_cast<int>(v)),
+                                    static_cast<long double>(static_cast<unsigned int>(v)),
+                                    static_cast<long double>(static_cast<short>(v)),
+                                    static_cast<long double>(static_cast<unsigned short>(v)),
+                                    static_cast<long double>(v),
+                                    static_cast<long double>(static_cast<unsigned long long>(v))};
+    for (int format = 0; format < 2; ++format)
+      for (int type = 0; type < 6; ++type)
+        for (int r = 0; r < 4; ++r) {
+          const uint16_t expected =
+              format == 0 ? round_into(kBinary16, half_table, as_type[type], kIntegerRoundings[r])
+                          : round_into(kBfloat16, bf16_table, as_type[type], kIntegerRoundings[r]);
+          const uint16_t got = out[48 * i + 24 * format + 4 * type + r];
+          if (got != expected && ++failures <= 10)
+            ADD_FAILURE() << "__" << types[type] << "2" << (format ? "bfloat16" : "half")
+                          << kSuffixes[r] << "(" << std::setprecision(20) << as_type[type]
+                          << ") gave 0x" << std::hex << got << ", expected 0x" << expected
+                          << std::dec;
+        }
+  }
+  EXPECT_EQ(0, failures) << "of " << n << " inputs";
+  // Named cases: 65505 toward zero is 65504 (0x7BFF), up infinity; 2^64 - 1 in bfloat16 up is
+  // 2^64 (0x5F80), toward zero the value below it (0x5F7F).
+  const auto at = [&](long long v, int k) {
+    for (int i = 0; i < n; ++i)
+      if (in[i] == v) return out[48 * i + k];
+    ADD_FAILURE() << "no input " << v;
+    return static_cast<unsigned short>(0);
+  };
+  EXPECT_EQ(0x7BFF, at(65505, 1));
+  EXPECT_EQ(0x7C00, at(65505, 3));
+  EXPECT_EQ(0xFC00, at(-65505, 2));
+  EXPECT_EQ(0x5F80, at(-1, 44 + 3));
+  EXPECT_EQ(0x5F7F, at(-1, 44 + 1));
+  EXPECT_EQ(0x6C00, at(4097, 1));  // 4096: binary16 holds even integers there
+  EXPECT_EQ(0x6C01, at(4097, 3));
+}
+
+// The reference for one 16-bit value to an integer type in a rounding: the value rounded to an
+// integer, NaN to `nan_result`, then clamped to [lowest, highest].
+long double integer_reference(double value, Rounding r, long double lowest, long double highest,
+                              long double nan_result) {
+  if (std::isnan(value)) return nan_result;
+  const double rounded = r == Rounding::nearest       ? std::nearbyint(value)
+                         : r == Rounding::toward_zero ? std::trunc(value)
+                         : r == Rounding::down        ? std::floor(value)
+                                                      : std::ceil(value);
+  return std::min<long double>(std::max<long double>(rounded, lowest), highest);
+}
+
+TEST_P(HalfMathTest, BothFormatsToEveryIntegerTypeInEveryRounding) {
+  DeviceBuffer<long long> dout(device, static_cast<size_t>(52) * 65536);
+  void* params[] = {dout.param()};
+  launch("_Z11to_integersPx", 65536, params);
+  const std::vector<long long> out = dout.download();
+  struct Type {
+    const char* name;
+    long double lowest, highest, nan_result;
+    bool is_unsigned;
+  };
+  const long double two63 = std::ldexp(1.0L, 63);
+  const Type types[8] = {{"int", -2147483648.0L, 2147483647.0L, 0, false},
+                         {"uint", 0, 4294967295.0L, 0, true},
+                         {"short", -32768, 32767, 0, false},
+                         {"ushort", 0, 65535, 0, true},
+                         {"ll", -two63, two63 - 1, -two63, false},
+                         {"ull", 0, 2 * two63 - 1, two63, true},
+                         {"char", -128, 127, 0, false},
+                         {"uchar", 0, 255, 0, true}};
+  int failures = 0;
+  for (int format = 0; format < 2; ++format) {
+    const Format& f = format ? kBfloat16 : kBinary16;
+    for (int p = 0; p < 65536; ++p) {
+      const double value = f.value(static_cast<uint16_t>(p));
+      for (int k = 0; k < 26; ++k) {
+        const int type = k < 24 ? k / 4 : 6 + (k - 24);
+        const Rounding r = k < 24 ? kIntegerRoundings[k % 4] : Rounding::toward_zero;
+        const Type& t = types[type];
+        const long double expected = integer_reference(value, r, t.lowest, t.highest, t.nan_result);
+        const long long bits = out[52 * p + 26 * format + k];
+        // The kernel stored each result as a long long: the unsigned ones by their bits.
+        long double got = static_cast<long double>(bits);
+        if (t.is_unsigned)
+          got = type == 5 ? static_cast<long double>(static_cast<unsigned long long>(bits))
+                          : static_cast<long double>(bits & 0xFFFFFFFFll);
+        if (got != expected && ++failures <= 10)
+          ADD_FAILURE() << (format ? "__bfloat162" : "__half2") << t.name
+                        << (k < 24 ? kSuffixes[k % 4] : "_rz") << "(" << value << ", bits 0x"
+                        << std::hex << p << std::dec << ") gave " << got << ", expected "
+                        << expected;
+      }
+    }
+  }
+  EXPECT_EQ(0, failures);
+}
+
+TEST_P(HalfMathTest, ConversionsBetweenTheFormatsRoundToNearest) {
+  DeviceBuffer<unsigned short> dout(device, 2 * 65536);
+  void* params[] = {dout.param()};
+  launch("_Z15between_formatsPt", 65536, params);
+  const std::vector<unsigned short> out = dout.download();
+  const std::vector<double> half_table = magnitudes(kBinary16), bf16_table = magnitudes(kBfloat16);
+  int failures = 0;
+  for (int p = 0; p < 65536; ++p) {
+    const uint16_t to_bf16 = round_into(
+        kBfloat16, bf16_table, kBinary16.value(static_cast<uint16_t>(p)), Rounding::nearest);
+    const uint16_t to_half = round_into(
+        kBinary16, half_table, kBfloat16.value(static_cast<uint16_t>(p)), Rounding::nearest);
+    if ((out[2 * p] != to_bf16 || out[2 * p + 1] != to_half) && ++failures <= 10)
+      ADD_FAILURE() << "pattern 0x" << std::hex << p << ": to bfloat16 0x" << out[2 * p]
+                    << " (expected 0x" << to_bf16 << "), to binary16 0x" << out[2 * p + 1]
+                    << " (expected 0x" << to_half << ")" << std::dec;
+  }
+  EXPECT_EQ(0, failures);
+}
+
+TEST_P(HalfMathTest, AtomicAddsOf16BitTypesLoseNothing) {
+  constexpr int kBlocks = 8, kThreads = 128, kAll = kBlocks * kThreads;
+  DeviceBuffer<__half> h(device, std::vector<__half>(4, __float2half(0.0f)));
+  DeviceBuffer<__nv_bfloat16> b(device, std::vector<__nv_bfloat16>(2, __float2bfloat16(0.0f)));
+  DeviceBuffer<__half2> h2(device, std::vector<__half2>(1, __float2half2_rn(0.0f)));
+  DeviceBuffer<__nv_bfloat162> b2(device, std::vector<__nv_bfloat162>(1, __float2bfloat162_rn(0)));
+  DeviceBuffer<unsigned short> old_h(device, kAll), old_b(device, kAll);
+  DeviceBuffer<unsigned> block_out(device, 4 * kBlocks);
+  void* params[] = {h.param(),     b.param(),     h2.param(),       b2.param(),
+                    old_h.param(), old_b.param(), block_out.param()};
+  ASSERT_AG(agLaunchKernel(module.function("_Z10atomics_16P6__halfP13__nv_bfloat16P7__half2P14__"
+                                           "nv_bfloat162PtS7_Pj"),
+                           kBlocks, 1, 1, kThreads, 1, 1, 0, nullptr, params, nullptr));
+  const std::vector<__half> hs = h.download();
+  const std::vector<__nv_bfloat16> bs = b.download();
+  EXPECT_EQ(512.0f, __half2float(hs[0]));
+  EXPECT_EQ(512.0f, __half2float(hs[1]));
+  EXPECT_EQ(1024.0f, __half2float(hs[2]));
+  EXPECT_EQ(0.0f, __half2float(hs[3])) << "the neighbour of h[2] in its word was written";
+  EXPECT_EQ(256.0f, __bfloat162float(bs[0]));
+  EXPECT_EQ(256.0f, __bfloat162float(bs[1]));
+  const __half2 sum2 = h2.download()[0];
+  EXPECT_EQ(1024.0f, __low2float(sum2));
+  EXPECT_EQ(2048.0f, __high2float(sum2));
+  const __nv_bfloat162 bsum2 = b2.download()[0];
+  EXPECT_EQ(256.0f, __low2float(bsum2));
+  EXPECT_EQ(-256.0f, __high2float(bsum2));
+  // The values the adds replaced: each counter's 0, 1, 2, ... once each.
+  const std::vector<unsigned short> olds_h = old_h.download(), olds_b = old_b.download();
+  for (int counter = 0; counter < 2; ++counter) {
+    std::vector<float> seen_h, seen_b;
+    for (int g = counter; g < kAll; g += 2) {
+      seen_h.push_back(__half2float(__ushort_as_half(olds_h[g])));
+      if (g < 512) seen_b.push_back(__bfloat162float(__ushort_as_bfloat16(olds_b[g])));
+    }
+    std::sort(seen_h.begin(), seen_h.end());
+    std::sort(seen_b.begin(), seen_b.end());
+    for (size_t k = 0; k < seen_h.size(); ++k)
+      ASSERT_EQ(static_cast<float>(k), seen_h[k]) << "__half counter " << counter;
+    for (size_t k = 0; k < seen_b.size(); ++k)
+      ASSERT_EQ(static_cast<float>(k), seen_b[k]) << "__nv_bfloat16 counter " << counter;
+  }
+  const std::vector<unsigned> per_block = block_out.download();
+  for (int block = 0; block < kBlocks; ++block) {
+    EXPECT_EQ(64.0f, __half2float(__ushort_as_half(per_block[4 * block])));
+    EXPECT_EQ(64.0f, __half2float(__ushort_as_half(per_block[4 * block + 1])));
+    EXPECT_EQ(128.0f, __bfloat162float(__ushort_as_bfloat16(per_block[4 * block + 2])));
+    EXPECT_EQ(256.0f, __bfloat162float(__ushort_as_bfloat16(per_block[4 * block + 3])));
+  }
+}
+
+TEST_P(HalfMathTest, AtomicAddsOf16BitTypesUnderContention) {
+  DeviceBuffer<__half> h(device, std::vector<__half>(2, __float2half(0.0f)));
+  DeviceBuffer<__nv_bfloat162> b2(device, std::vector<__nv_bfloat162>(1, __float2bfloat162_rn(0)));
+  int rounds = 16;
+  void* params[] = {h.param(), b2.param(), &rounds};
+  ASSERT_AG(agLaunchKernel(module.function("_Z17atomics_16_cancelP6__halfP14__nv_bfloat162i"), 64,
+                           1, 1, 128, 1, 1, 0, nullptr, params, nullptr));
+  const std::vector<__half> hs = h.download();
+  const __nv_bfloat162 pair = b2.download()[0];
+  EXPECT_EQ(0.0f, __half2float(hs[0])) << "an update to the __half was lost";
+  EXPECT_EQ(0.0f, __half2float(hs[1])) << "an update to the __half was lost";
+  EXPECT_EQ(0.0f, __low2float(pair)) << "an update to the pair was lost";
+  EXPECT_EQ(0.0f, __high2float(pair)) << "an update to the pair was lost";
+}
+
+TEST_P(HalfMathTest, ReluComplexAndMaskFormsOfPairs) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> value(-4.0f, 4.0f);
+  const float specials[] = {0.0f, -0.0f, std::numeric_limits<float>::quiet_NaN(), 1.0f, -1.0f};
+  const auto some = [&](int i) { return i % 7 == 0 ? specials[(i / 7) % 5] : value(rng); };
+  int n = 4096;
+  std::vector<__half2> a(n), b(n), c(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = __floats2half2_rn(some(i), some(i + 1));
+    b[i] = __floats2half2_rn(some(i + 2), some(i + 3));
+    c[i] = __floats2half2_rn(some(i + 4), some(i + 5));
+  }
+  // A fused result of -0 (-0 * 1 + -0): relu makes it +0.
+  a[0] = __floats2half2_rn(-0.0f, 1.0f);
+  b[0] = __floats2half2_rn(1.0f, -1.0f);
+  c[0] = __floats2half2_rn(-0.0f, -0.5f);
+  DeviceBuffer<__half2> da(device, a), db(device, b), dc(device, c);
+  DeviceBuffer<unsigned> dout(device, static_cast<size_t>(9) * n);
+  void* params[] = {da.param(), db.param(), dc.param(), dout.param(), &n};
+  launch("_Z11pair_extrasPK7__half2S1_S1_Pji", n, params);
+  const std::vector<unsigned> out = dout.download();
+
+  const auto pair_bits = [](auto p) { return unsigned{bits(p.x)} | unsigned{bits(p.y)} << 16; };
+  // relu of a fused result: NaN the canonical NaN, anything with the sign bit +0.
+  const auto relu = [](uint16_t r, uint16_t infinity) -> unsigned {
+    if ((r & 0x7FFFu) > infinity) return 0x7FFF;
+    return (r & 0x8000u) ? 0 : r;
+  };
+  const auto mask = [](bool low, bool high) {
+    return (low ? 0xFFFFu : 0u) | (high ? 0xFFFF0000u : 0u);
+  };
+  const auto to_bf16 = [](__half2 v) {
+    return __floats2bfloat162_rn(__low2float(v), __high2float(v));
+  };
+  int failures = 0;
+  for (int i = 0; i < n; ++i) {
+    const float ax = __low2float(a[i]), ay = __high2float(a[i]);
+    const float bx = __low2float(b[i]), by = __high2float(b[i]);
+    const __nv_bfloat162 fa = to_bf16(a[i]), fb = to_bf16(b[i]), fc = to_bf16(c[i]);
+    // The complex multiply-add in CUDA's order of fused steps, each checked by the host's __hfma
+    // (tests/unit/half_test.cpp checks that against exact results).
+    const __half2 cm(__hfma(__hneg(a[i].y), b[i].y, __hfma(a[i].x, b[i].x, c[i].x)),
+                     __hfma(a[i].y, b[i].x, __hfma(a[i].x, b[i].y, c[i].y)));
+    const __nv_bfloat162 fcm(__hfma(__hneg(fa.y), fb.y, __hfma(fa.x, fb.x, fc.x)),
+                             __hfma(fa.y, fb.x, __hfma(fa.x, fb.y, fc.y)));
+    const float fax = __low2float(fa), fay = __high2float(fa);
+    const float fbx = __low2float(fb), fby = __high2float(fb);
+    const unsigned expected[9] = {
+        mask(ax < bx, ay < by),
+        mask(!(ax != ax || bx != bx) ? ax == bx : true, !(ay != ay || by != by) ? ay == by : true),
+        relu(bits(__hfma(a[i].x, b[i].x, c[i].x)), 0x7C00) |
+            relu(bits(__hfma(a[i].y, b[i].y, c[i].y)), 0x7C00) << 16,
+        pair_bits(cm),
+        mask(!(fax < fbx), !(fay < fby)),
+        relu(bits(__hfma(fa.x, fb.x, fc.x)), 0x7F80) | relu(bits(__hfma(fa.y, fb.y, fc.y)), 0x7F80)
+                                                           << 16,
+        pair_bits(fcm),
+        pair_bits(__nv_bfloat162(fa.y, fa.y)) ^ pair_bits(__nv_bfloat162(fb.x, fb.x)),
+        pair_bits(c[i]) + pair_bits(a[i])};
+    for (int k = 0; k < 9; ++k)
+      if (out[9 * i + k] != expected[k] && ++failures <= 10)
+        ADD_FAILURE() << "result " << k << " of pair " << i << ": 0x" << std::hex << out[9 * i + k]
+                      << ", expected 0x" << expected[k] << std::dec;
+  }
+  EXPECT_EQ(0, failures);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, HalfMathTest, ::testing::ValuesIn(all_device_ordinals()),

@@ -1,6 +1,7 @@
 /* cuda_syntax.h — CUDA's kernel language on every target: the function and variable qualifiers,
  * kernels registered from the list the build finds (__global__ functions, template
- * instantiations and kernels in namespaces included), __ldg, CUDA's min/max overloads and assert.
+ * instantiations and kernels in namespaces included), __ldg and the cache-hint loads and stores,
+ * CUDA's min/max overloads and assert.
  * Included by anygpu/kernel.h in C++; do not include directly. docs/kernel-dialect.md.
  *
  * The build (anygpu_add_kernels) compiles each C++ kernel source once for the host with
@@ -49,6 +50,8 @@ template <typename T>
 AG_DEVICE T __ldg(const T* address) {
   return *address;
 }
+
+#include "cache_hints.h"
 
 /* CUDA's min and max: one overload per type pair CUDA declares (math_functions.h), so that
  * min(int, unsigned) is unsigned as there, and no template deduces a surprise. C++ for OpenCL

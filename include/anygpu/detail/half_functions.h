@@ -102,6 +102,18 @@ AGH_FUNCTION __nv_bfloat16 __int2bfloat16_rn(int a) {
 AGH_FUNCTION __nv_bfloat16 __uint2bfloat16_rn(unsigned int a) {
   return __nv_bfloat16(a);
 }
+AGH_FUNCTION __nv_bfloat16 __short2bfloat16_rn(short a) {
+  return __nv_bfloat16(a);
+}
+AGH_FUNCTION __nv_bfloat16 __ushort2bfloat16_rn(unsigned short a) {
+  return __nv_bfloat16(a);
+}
+AGH_FUNCTION __nv_bfloat16 __ll2bfloat16_rn(agh_i64 a) {
+  return __nv_bfloat16(a);
+}
+AGH_FUNCTION __nv_bfloat16 __ull2bfloat16_rn(agh_u64 a) {
+  return __nv_bfloat16(a);
+}
 AGH_FUNCTION __nv_bfloat162 __float2bfloat162_rn(float a) {
   return __nv_bfloat162(__nv_bfloat16(a), __nv_bfloat16(a));
 }
@@ -179,24 +191,102 @@ AGH_LOCAL_FUNCTION __nv_bfloat16 __float2bfloat16_ru(float a) {
   return agh_from_bits<__nv_bfloat16>(agh_round_directed<agh_bf16>(a, 1));
 }
 
-/* Toward zero to an integer, as CUDA's _rz conversions: NaN gives 0, and values beyond the
- * integer's range its nearest end. */
-#define AGH_TO_INTEGER(name, T, FORMAT, R, lowest, highest) \
-  AGH_FUNCTION R name(T h) {                                \
-    const float f = FORMAT::to_float(h.__x);                \
-    if (f != f) return 0;                                   \
-    if (f <= (float)(lowest)) return lowest;                \
-    if (f >= (float)(highest)) return highest;              \
-    return (R)f;                                            \
+/* To an integer in CUDA's roundings (_rn to nearest even, _rz toward zero, _rd down, _ru up): the
+ * float rounded to an integer (exact: it holds every 16-bit value), then NaN gives 0
+ * (0x8000000000000000 for the 64-bit ones, as CUDA documents) and a value beyond the integer's
+ * range the range's nearest end. */
+#define AGH_TO_INTEGER(name, T, F, R, lowest, highest, nan_result, round) \
+  AGH_FUNCTION R name(T h) {                                              \
+    const float f = round(F::to_float(h.__x));                            \
+    if (f != f) return nan_result;                                        \
+    if (f <= (float)(lowest)) return lowest;                              \
+    if (f >= (float)(highest)) return highest;                            \
+    return (R)f;                                                          \
   }
-AGH_TO_INTEGER(__half2int_rz, __half, agh_fp16, int, -2147483647 - 1, 2147483647)
-AGH_TO_INTEGER(__half2uint_rz, __half, agh_fp16, unsigned int, 0u, 4294967295u)
-AGH_TO_INTEGER(__half2short_rz, __half, agh_fp16, short, (short)-32768, (short)32767)
-AGH_TO_INTEGER(__half2ushort_rz, __half, agh_fp16, unsigned short, (unsigned short)0,
-               (unsigned short)65535)
-AGH_TO_INTEGER(__bfloat162int_rz, __nv_bfloat16, agh_bf16, int, -2147483647 - 1, 2147483647)
-AGH_TO_INTEGER(__bfloat162uint_rz, __nv_bfloat16, agh_bf16, unsigned int, 0u, 4294967295u)
+#define AGH_TO_INTEGER_ROUNDINGS(prefix, T, F, R, lowest, highest, nan_result)        \
+  AGH_TO_INTEGER(prefix##_rn, T, F, R, lowest, highest, nan_result, __builtin_rintf)  \
+  AGH_TO_INTEGER(prefix##_rz, T, F, R, lowest, highest, nan_result, __builtin_truncf) \
+  AGH_TO_INTEGER(prefix##_rd, T, F, R, lowest, highest, nan_result, __builtin_floorf) \
+  AGH_TO_INTEGER(prefix##_ru, T, F, R, lowest, highest, nan_result, __builtin_ceilf)
+#define AGH_TO_INTEGERS(T, F, int_, uint_, short_, ushort_, ll_, ull_, char_, uchar_)           \
+  AGH_TO_INTEGER_ROUNDINGS(int_, T, F, int, -2147483647 - 1, 2147483647, 0)                     \
+  AGH_TO_INTEGER_ROUNDINGS(uint_, T, F, unsigned int, 0u, 4294967295u, 0u)                      \
+  AGH_TO_INTEGER_ROUNDINGS(short_, T, F, short, (short)-32768, (short)32767, (short)0)          \
+  AGH_TO_INTEGER_ROUNDINGS(ushort_, T, F, unsigned short, (unsigned short)0,                    \
+                           (unsigned short)65535, (unsigned short)0)                            \
+  AGH_TO_INTEGER_ROUNDINGS(ll_, T, F, agh_i64, (agh_i64)(-9223372036854775807 - 1),             \
+                           (agh_i64)9223372036854775807, (agh_i64)(-9223372036854775807 - 1))   \
+  AGH_TO_INTEGER_ROUNDINGS(ull_, T, F, agh_u64, (agh_u64)0, (agh_u64)18446744073709551615u,     \
+                           (agh_u64)0x8000000000000000u)                                        \
+  AGH_TO_INTEGER(char_, T, F, signed char, (signed char)-128, (signed char)127, (signed char)0, \
+                 __builtin_truncf)                                                              \
+  AGH_TO_INTEGER(uchar_, T, F, unsigned char, (unsigned char)0, (unsigned char)255,             \
+                 (unsigned char)0, __builtin_truncf)
+AGH_TO_INTEGERS(__half, agh_fp16, __half2int, __half2uint, __half2short, __half2ushort, __half2ll,
+                __half2ull, __half2char_rz, __half2uchar_rz)
+AGH_TO_INTEGERS(__nv_bfloat16, agh_bf16, __bfloat162int, __bfloat162uint, __bfloat162short,
+                __bfloat162ushort, __bfloat162ll, __bfloat162ull, __bfloat162char_rz,
+                __bfloat162uchar_rz)
+#undef AGH_TO_INTEGERS
+#undef AGH_TO_INTEGER_ROUNDINGS
 #undef AGH_TO_INTEGER
+
+/* An integer to 16 bits rounded toward zero (direction 0), down (-1) or up (+1), as CUDA's
+ * __int2half_rz & co: the nearest value, moved one step where it lies on the wrong side of the
+ * integer. The comparison is exact: the nearest value of an integer is an integer (below 2^11 the
+ * formats hold every integer, above it their spacing is 2 or more), or at least 2^64, or infinity.
+ * A step of +1 on the bits moves away from zero. */
+template <typename Format>
+AGH_LOCAL_FUNCTION unsigned short agh_integer_directed(unsigned short nearest, bool negative,
+                                                       agh_u64 magnitude, int direction) {
+  const float back = __builtin_fabsf(Format::to_float(nearest));
+  const int above = back >= 0x1p64f             ? 1
+                    : (agh_u64)back > magnitude ? 1
+                    : (agh_u64)back < magnitude ? -1
+                                                : 0;
+  const bool away_from_zero = direction != 0 && (direction > 0) != negative;
+  if (away_from_zero && above < 0) return (unsigned short)(nearest + 1);
+  if (!away_from_zero && above > 0) return (unsigned short)(nearest - 1);
+  return nearest;
+}
+/* The sign and magnitude of an integer, for agh_integer_directed. */
+struct agh_integer_parts {
+  bool negative;
+  agh_u64 magnitude;
+};
+AGH_FUNCTION agh_integer_parts agh_parts_of(agh_i64 value) {
+  return agh_integer_parts{value < 0, value < 0 ? 0u - (agh_u64)value : (agh_u64)value};
+}
+AGH_FUNCTION agh_integer_parts agh_parts_of(agh_u64 value) {
+  return agh_integer_parts{false, value};
+}
+
+/* name: the conversion from integer type A (through W, agh_i64 or agh_u64, which holds it) to T
+ * in `direction` (0 toward zero, -1 down, +1 up). */
+#define AGH_FROM_INTEGER(name, T, F, A, W, direction)                                      \
+  AGH_LOCAL_FUNCTION T name(A a) {                                                         \
+    const agh_integer_parts parts = agh_parts_of((W)a);                                    \
+    return agh_from_bits<T>(                                                               \
+        agh_integer_directed<F>(T((W)a).__x, parts.negative, parts.magnitude, direction)); \
+  }
+#define AGH_FROM_INTEGER_DIRECTED(prefix, T, F, A, W) \
+  AGH_FROM_INTEGER(prefix##_rz, T, F, A, W, 0)        \
+  AGH_FROM_INTEGER(prefix##_rd, T, F, A, W, -1)       \
+  AGH_FROM_INTEGER(prefix##_ru, T, F, A, W, 1)
+#define AGH_FROM_INTEGERS(T, F, int_, uint_, short_, ushort_, ll_, ull_) \
+  AGH_FROM_INTEGER_DIRECTED(int_, T, F, int, agh_i64)                    \
+  AGH_FROM_INTEGER_DIRECTED(uint_, T, F, unsigned int, agh_u64)          \
+  AGH_FROM_INTEGER_DIRECTED(short_, T, F, short, agh_i64)                \
+  AGH_FROM_INTEGER_DIRECTED(ushort_, T, F, unsigned short, agh_u64)      \
+  AGH_FROM_INTEGER_DIRECTED(ll_, T, F, agh_i64, agh_i64)                 \
+  AGH_FROM_INTEGER_DIRECTED(ull_, T, F, agh_u64, agh_u64)
+AGH_FROM_INTEGERS(__half, agh_fp16, __int2half, __uint2half, __short2half, __ushort2half, __ll2half,
+                  __ull2half)
+AGH_FROM_INTEGERS(__nv_bfloat16, agh_bf16, __int2bfloat16, __uint2bfloat16, __short2bfloat16,
+                  __ushort2bfloat16, __ll2bfloat16, __ull2bfloat16)
+#undef AGH_FROM_INTEGERS
+#undef AGH_FROM_INTEGER_DIRECTED
+#undef AGH_FROM_INTEGER
 
 /* ---------------------------------- per type: __half and __nv_bfloat16 -------------------------
  * T the scalar, T2 the pair, F the format; the names are CUDA's, overloaded on the type. */
@@ -523,12 +613,15 @@ AGH_ONE_TYPE(__half, __half2, agh_fp16)
 AGH_ONE_TYPE(__nv_bfloat16, __nv_bfloat162, agh_bf16)
 #undef AGH_ONE_TYPE
 
-/* The pair comparisons: __heq2 & co give 1.0 or 0.0 per lane, __hbeq2 & co whether both lanes
- * hold. */
-#define AGH_PAIR_COMPARISON(name, T, T2, F)                   \
-  AGH_FUNCTION T2 name##2(T2 a, T2 b) {                       \
-    return T2(agh_from_bits<T>(name(a.x, b.x) ? F::one : 0),  \
-              agh_from_bits<T>(name(a.y, b.y) ? F::one : 0)); \
+/* The pair comparisons: __heq2 & co give 1.0 or 0.0 per lane, __heq2_mask & co 0xFFFF per lane
+ * that holds (x in the low half of the unsigned), __hbeq2 & co whether both lanes hold. */
+#define AGH_PAIR_COMPARISON(name, T, T2, F)                                       \
+  AGH_FUNCTION T2 name##2(T2 a, T2 b) {                                           \
+    return T2(agh_from_bits<T>(name(a.x, b.x) ? F::one : 0),                      \
+              agh_from_bits<T>(name(a.y, b.y) ? F::one : 0));                     \
+  }                                                                               \
+  AGH_FUNCTION unsigned name##2_mask(T2 a, T2 b) {                                \
+    return (name(a.x, b.x) ? 0xFFFFu : 0u) | (name(a.y, b.y) ? 0xFFFF0000u : 0u); \
   }
 #define AGH_PAIR_BOOL_COMPARISON(pair_name, name, T2) \
   AGH_FUNCTION bool pair_name(T2 a, T2 b) {           \
@@ -578,5 +671,32 @@ AGH_FUNCTION __nv_bfloat162 __lows2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b)
 AGH_FUNCTION __nv_bfloat162 __highs2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) {
   return __nv_bfloat162(a.y, b.y);
 }
+
+AGH_FUNCTION __nv_bfloat162 __low2bfloat162(__nv_bfloat162 a) {
+  return __nv_bfloat162(a.x, a.x);
+}
+AGH_FUNCTION __nv_bfloat162 __high2bfloat162(__nv_bfloat162 a) {
+  return __nv_bfloat162(a.y, a.y);
+}
+
+/* The fused multiply-add with relu: a negative result (-0 too) becomes +0, a NaN the canonical
+ * NaN. And the complex multiply-add of pairs read as x + iy, CUDA's order of fmas:
+ * ((a.x b.x + c.x) - a.y b.y) + i ((a.x b.y + c.y) + a.y b.x). */
+#define AGH_RELU_AND_COMPLEX(T, T2)                                    \
+  AGH_FUNCTION T __hfma_relu(T a, T b, T c) {                          \
+    const T r = __hfma(a, b, c);                                       \
+    if (__hisnan(r)) return agh_from_bits<T>(AGH_CANONICAL_NAN);       \
+    return (r.__x & 0x8000u) ? agh_from_bits<T>(0) : r;                \
+  }                                                                    \
+  AGH_FUNCTION T2 __hfma2_relu(T2 a, T2 b, T2 c) {                     \
+    return T2(__hfma_relu(a.x, b.x, c.x), __hfma_relu(a.y, b.y, c.y)); \
+  }                                                                    \
+  AGH_FUNCTION T2 __hcmadd(T2 a, T2 b, T2 c) {                         \
+    return T2(__hfma(__hneg(a.y), b.y, __hfma(a.x, b.x, c.x)),         \
+              __hfma(a.y, b.x, __hfma(a.x, b.y, c.y)));                \
+  }
+AGH_RELU_AND_COMPLEX(__half, __half2)
+AGH_RELU_AND_COMPLEX(__nv_bfloat16, __nv_bfloat162)
+#undef AGH_RELU_AND_COMPLEX
 
 #endif /* ANYGPU_DETAIL_HALF_FUNCTIONS_H */

@@ -1,8 +1,8 @@
 /* half_math.h — the math functions of cuda_fp16.h and cuda_bf16.h, overloaded for __half and
  * __nv_bfloat16 as in CUDA: hsqrt, hrsqrt, hrcp, hexp, hexp2, hexp10, hlog, hlog2, hlog10, hsin,
- * hcos, hceil, hfloor, htrunc, hrint, and their pair forms h2sqrt ... h2rint (lane by lane).
- * Included by anygpu/half.h after the target's float math (kernel.h's on a GPU target, <math.h>
- * on the host); do not include directly.
+ * hcos, htanh (and htanh_approx), hceil, hfloor, htrunc, hrint, and their pair forms h2sqrt ...
+ * h2rint (lane by lane). Included by anygpu/half.h after the target's float math (kernel.h's on a
+ * GPU target, <math.h> on the host); do not include directly.
  *
  * Each is computed in float and rounded once to the 16-bit format:
  * - hsqrt and hrcp are correctly rounded on every target (the same bits everywhere).
@@ -64,41 +64,46 @@ AGH_LOCAL_FUNCTION float agh_exp10f(float x) {
   }
 
 /* T the scalar, T2 the pair, F the format (half_formats.h). */
-#define AGH_MATH_ONE_TYPE(T, T2, F)                                   \
-  AGH_LOCAL_FUNCTION T hsqrt(T a) {                                   \
-    return agh_from_bits<T>(agh_sqrt_bits<F>(a.__x));                 \
-  }                                                                   \
-  /* 1/a as __hdiv computes it: correctly rounded */                  \
-  AGH_LOCAL_FUNCTION T hrcp(T a) {                                    \
-    return agh_from_bits<T>(F::div(F::one, a.__x));                   \
-  }                                                                   \
-  AGH_IN_FLOAT(T, F, hrsqrt, 1.0f / __builtin_sqrtf(x))               \
-  AGH_IN_FLOAT(T, F, hexp, expf(x))                                   \
-  AGH_IN_FLOAT(T, F, hexp2, exp2f(x))                                 \
-  AGH_IN_FLOAT(T, F, hexp10, agh_exp10f(x))                           \
-  AGH_IN_FLOAT(T, F, hlog, logf(x))                                   \
-  AGH_IN_FLOAT(T, F, hlog2, log2f(x))                                 \
-  AGH_IN_FLOAT(T, F, hlog10, log10f(x))                               \
-  AGH_IN_FLOAT(T, F, hsin, sinf(x))                                   \
-  AGH_IN_FLOAT(T, F, hcos, cosf(x))                                   \
-  AGH_IN_FLOAT(T, F, hceil, __builtin_ceilf(x))                       \
-  AGH_IN_FLOAT(T, F, hfloor, __builtin_floorf(x))                     \
-  AGH_IN_FLOAT(T, F, htrunc, __builtin_truncf(x))                     \
-  AGH_IN_FLOAT(T, F, hrint, __builtin_rintf(x)) /* halfway to even */ \
-  AGH_PAIR_FORM(T2, h2sqrt, hsqrt)                                    \
-  AGH_PAIR_FORM(T2, h2rsqrt, hrsqrt)                                  \
-  AGH_PAIR_FORM(T2, h2rcp, hrcp)                                      \
-  AGH_PAIR_FORM(T2, h2exp, hexp)                                      \
-  AGH_PAIR_FORM(T2, h2exp2, hexp2)                                    \
-  AGH_PAIR_FORM(T2, h2exp10, hexp10)                                  \
-  AGH_PAIR_FORM(T2, h2log, hlog)                                      \
-  AGH_PAIR_FORM(T2, h2log2, hlog2)                                    \
-  AGH_PAIR_FORM(T2, h2log10, hlog10)                                  \
-  AGH_PAIR_FORM(T2, h2sin, hsin)                                      \
-  AGH_PAIR_FORM(T2, h2cos, hcos)                                      \
-  AGH_PAIR_FORM(T2, h2ceil, hceil)                                    \
-  AGH_PAIR_FORM(T2, h2floor, hfloor)                                  \
-  AGH_PAIR_FORM(T2, h2trunc, htrunc)                                  \
+#define AGH_MATH_ONE_TYPE(T, T2, F)                                                 \
+  AGH_LOCAL_FUNCTION T hsqrt(T a) {                                                 \
+    return agh_from_bits<T>(agh_sqrt_bits<F>(a.__x));                               \
+  }                                                                                 \
+  /* 1/a as __hdiv computes it: correctly rounded */                                \
+  AGH_LOCAL_FUNCTION T hrcp(T a) {                                                  \
+    return agh_from_bits<T>(F::div(F::one, a.__x));                                 \
+  }                                                                                 \
+  AGH_IN_FLOAT(T, F, hrsqrt, 1.0f / __builtin_sqrtf(x))                             \
+  AGH_IN_FLOAT(T, F, hexp, expf(x))                                                 \
+  AGH_IN_FLOAT(T, F, hexp2, exp2f(x))                                               \
+  AGH_IN_FLOAT(T, F, hexp10, agh_exp10f(x))                                         \
+  AGH_IN_FLOAT(T, F, hlog, logf(x))                                                 \
+  AGH_IN_FLOAT(T, F, hlog2, log2f(x))                                               \
+  AGH_IN_FLOAT(T, F, hlog10, log10f(x))                                             \
+  AGH_IN_FLOAT(T, F, hsin, sinf(x))                                                 \
+  AGH_IN_FLOAT(T, F, hcos, cosf(x))                                                 \
+  AGH_IN_FLOAT(T, F, htanh, tanhf(x))                                               \
+  /* CUDA's approximation may be off by 2^-10.7; the accurate one is within that */ \
+  AGH_IN_FLOAT(T, F, htanh_approx, tanhf(x))                                        \
+  AGH_IN_FLOAT(T, F, hceil, __builtin_ceilf(x))                                     \
+  AGH_IN_FLOAT(T, F, hfloor, __builtin_floorf(x))                                   \
+  AGH_IN_FLOAT(T, F, htrunc, __builtin_truncf(x))                                   \
+  AGH_IN_FLOAT(T, F, hrint, __builtin_rintf(x)) /* halfway to even */               \
+  AGH_PAIR_FORM(T2, h2sqrt, hsqrt)                                                  \
+  AGH_PAIR_FORM(T2, h2rsqrt, hrsqrt)                                                \
+  AGH_PAIR_FORM(T2, h2rcp, hrcp)                                                    \
+  AGH_PAIR_FORM(T2, h2exp, hexp)                                                    \
+  AGH_PAIR_FORM(T2, h2exp2, hexp2)                                                  \
+  AGH_PAIR_FORM(T2, h2exp10, hexp10)                                                \
+  AGH_PAIR_FORM(T2, h2log, hlog)                                                    \
+  AGH_PAIR_FORM(T2, h2log2, hlog2)                                                  \
+  AGH_PAIR_FORM(T2, h2log10, hlog10)                                                \
+  AGH_PAIR_FORM(T2, h2sin, hsin)                                                    \
+  AGH_PAIR_FORM(T2, h2cos, hcos)                                                    \
+  AGH_PAIR_FORM(T2, h2tanh, htanh)                                                  \
+  AGH_PAIR_FORM(T2, h2tanh_approx, htanh_approx)                                    \
+  AGH_PAIR_FORM(T2, h2ceil, hceil)                                                  \
+  AGH_PAIR_FORM(T2, h2floor, hfloor)                                                \
+  AGH_PAIR_FORM(T2, h2trunc, htrunc)                                                \
   AGH_PAIR_FORM(T2, h2rint, hrint)
 
 AGH_MATH_ONE_TYPE(__half, __half2, agh_fp16)

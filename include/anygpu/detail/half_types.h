@@ -30,13 +30,17 @@ struct __attribute__((aligned(4))) __nv_bfloat162_raw {
   unsigned short x, y;
 };
 
+struct __nv_bfloat16;
+
 /* One 16-bit type: constructed from float, double and integers (rounded to nearest even, as
- * CUDA's), converted to float, and to and from its raw form. RAW is its raw struct, FORMAT its
- * agh_fp16 / agh_bf16, FRACTION and EXPONENT its field widths. */
-#define AGH_SCALAR_MEMBERS(T, RAW, FORMAT, FRACTION, EXPONENT)                                  \
+ * CUDA's), explicitly from the other 16-bit type (below), converted to float, and to and from its
+ * raw form. RAW is its raw struct, FORMAT its agh_fp16 / agh_bf16, FRACTION and EXPONENT its field
+ * widths, OTHER the other 16-bit type. */
+#define AGH_SCALAR_MEMBERS(T, RAW, FORMAT, FRACTION, EXPONENT, OTHER)                           \
   unsigned short __x;                                                                           \
   T() = default;                                                                                \
   AGH_FUNCTION constexpr T(const RAW& raw) : __x(raw.x) {}                                      \
+  AGH_FUNCTION explicit T(const OTHER& other);                                                  \
   AGH_FUNCTION T(float value) : __x(FORMAT::round(value)) {}                                    \
   AGH_FUNCTION T(double value) : __x(agh_double_to_bits<FRACTION, EXPONENT>(value)) {}          \
   AGH_FUNCTION T(short value) : T((int)value) {}                                                \
@@ -70,12 +74,19 @@ struct __attribute__((aligned(4))) __nv_bfloat162_raw {
   }
 
 struct __half {
-  AGH_SCALAR_MEMBERS(__half, __half_raw, agh_fp16, 10, 5)
+  AGH_SCALAR_MEMBERS(__half, __half_raw, agh_fp16, 10, 5, __nv_bfloat16)
 };
 struct __nv_bfloat16 {
-  AGH_SCALAR_MEMBERS(__nv_bfloat16, __nv_bfloat16_raw, agh_bf16, 7, 8)
+  AGH_SCALAR_MEMBERS(__nv_bfloat16, __nv_bfloat16_raw, agh_bf16, 7, 8, __half)
 };
 #undef AGH_SCALAR_MEMBERS
+
+/* Between the 16-bit types, as CUDA's explicit constructors: through float, which holds either
+ * exactly, so the one rounding is to nearest even (what sm_90's cvt.rn.bf16.f16 gives). */
+AGH_FUNCTION __half::__half(const __nv_bfloat16& other)
+    : __x(agh_fp16::round(agh_bf16::to_float(other.__x))) {}
+AGH_FUNCTION __nv_bfloat16::__nv_bfloat16(const __half& other)
+    : __x(agh_bf16::round(agh_fp16::to_float(other.__x))) {}
 
 /* A pair: x the lower half, y the upper. */
 #define AGH_PAIR_MEMBERS(T2, T, RAW, RAW2)                                     \

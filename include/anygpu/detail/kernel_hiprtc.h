@@ -30,6 +30,7 @@ extern __attribute__((shared, aligned(16))) unsigned char agk_dynamic_shared_mem
 #define AG_DYNAMIC_SHARED(type, name) type* name = (type*)agk_dynamic_shared_memory
 
 /* The parameter record of kernel_gpu.h: the same words (shim/code_object/kernel_params.h). */
+#include "cache_hints.h"
 #include "kernel_param_record.h"
 
 /* The entry's name is the kernel's name (extern "C"), as in the ahead-of-time builds. */
