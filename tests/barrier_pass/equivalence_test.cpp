@@ -7,6 +7,7 @@
 #include <anygpu/kernel_host_abi.h>
 #include <anygpu/vector_types.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -882,6 +883,15 @@ void add_math_kernel_cases(std::vector<Case>& all) {
   all.push_back(
       {"_Z19rounding_arithmeticIdEvjPKT_S2_S2_PS0_", one_d, run_rounding_arithmetic<double>});
   all.push_back({"_Z20rounding_conversionsjPKfPKdPKxPKyPyPfPd", one_d, run_rounding_conversions});
+  all.push_back(
+      {"_Z16rsqrt_rn_and_nanjPKfPfPy", one_d, [](ag_device d, ag_function f, const Shape& b) {
+         unsigned n = 333;
+         DeviceBuffer<float> x(d, ramp(n, 7)), out(d, n);
+         DeviceBuffer<unsigned long long> nans(d, 9);
+         void* p[] = {&n, x.param(), out.param(), nans.param()};
+         launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
+         return std::vector<Bytes>{bytes_of(out), bytes_of(nans)};
+       }});
 }
 
 // The test image, loaded with the loops allowed or not.

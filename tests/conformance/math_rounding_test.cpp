@@ -292,6 +292,83 @@ class MathRoundingTest : public ::testing::TestWithParam<int> {
   }
 };
 
+// The float nearest 1/sqrt(x), decided exactly: m < 1/sqrt(x) exactly when x m^2 < 1, and for the
+// midpoint m of two neighbouring floats x m^2 is an integer of at most 76 bits times a power of
+// two.
+int sign_of_x_m2_minus_1(float x, float a, float b) {  // m = (a + b) / 2
+  int ex = 0, em = 0;
+  const double fx = std::frexp(static_cast<double>(x), &ex);
+  const double fm = std::frexp(static_cast<double>(a) + static_cast<double>(b), &em);
+  const unsigned __int128 big_x = static_cast<uint64_t>(std::ldexp(fx, 24));
+  const unsigned __int128 big_m = static_cast<uint64_t>(std::ldexp(fm, 26));
+  const int e = (ex - 24) + 2 * (em - 27);  // x m^2 = big_x big_m^2 2^e
+  const unsigned __int128 product = big_x * big_m * big_m;
+  if (e >= 0) return 1;
+  if (-e >= 127) return -1;
+  const unsigned __int128 one = static_cast<unsigned __int128>(1) << -e;
+  return product > one ? 1 : product < one ? -1 : 0;
+}
+// The float `step` patterns from f (a step of 1 is the next float away from zero).
+float next_float(float f, int64_t step) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  bits += static_cast<uint32_t>(step);
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+float correctly_rounded_rsqrt(float x) {
+  if (!(x > 0) || std::isinf(x)) return 1.0f / std::sqrt(x);
+  float r = static_cast<float>(1.0L / std::sqrt(static_cast<long double>(x)));
+  while (sign_of_x_m2_minus_1(x, r, next_float(r, 1)) < 0) r = next_float(r, 1);
+  while (sign_of_x_m2_minus_1(x, next_float(r, -1), r) > 0) r = next_float(r, -1);
+  return r;
+}
+
+TEST_P(MathRoundingTest, FrsqrtRnIsCorrectlyRoundedAndNanReadsItsTag) {
+  // Every 97th positive float pattern (subnormals to the largest), random ones, and the specials.
+  std::vector<float> x;
+  for (uint32_t bits = 1; bits < 0x7F800000u; bits += 97) x.push_back(next_float(0.0f, bits));
+  std::mt19937 rng(17);
+  std::uniform_int_distribution<uint32_t> pattern(1, 0x7F7FFFFFu);
+  for (int k = 0; k < 100000; ++k) x.push_back(next_float(0.0f, pattern(rng)));
+  for (float f :
+       {0.0f, -0.0f, -1.0f, std::numeric_limits<float>::infinity(),
+        -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
+        std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::max(), 4.0f, 0.25f})
+    x.push_back(f);
+  unsigned n = static_cast<unsigned>(x.size());
+  DeviceBuffer<float> din(device, x), dout(device, n);
+  DeviceBuffer<unsigned long long> dnan(device, 9);
+  void* params[] = {&n, din.param(), dout.param(), dnan.param()};
+  launch("_Z16rsqrt_rn_and_nanjPKfPfPy", n, params);
+  const std::vector<float> got = dout.download();
+  int failures = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    const float expected = correctly_rounded_rsqrt(x[i]);
+    if (!same(expected, got[i]) && ++failures <= 10)
+      ADD_FAILURE() << "__frsqrt_rn(" << std::hexfloat << x[i] << ") gave " << got[i]
+                    << ", expected " << expected << std::defaultfloat;
+  }
+  EXPECT_EQ(0, failures) << "of " << n << " inputs";
+
+  // nan() and nanf() as glibc reads the tags.
+  const std::vector<unsigned long long> nans = dnan.download();
+  const char* const tags[6] = {"", "1", "0x7ff", "017", "1x", "0x8000000000001"};
+  for (int k = 0; k < 6; ++k) {
+    const double expected = std::nan(tags[k]);
+    uint64_t bits;
+    std::memcpy(&bits, &expected, sizeof bits);
+    EXPECT_EQ(bits, nans[k]) << "nan(\"" << tags[k] << "\")";
+  }
+  const char* const float_tags[3] = {"5", "0x3fffff", "0x7fffff"};
+  for (int k = 0; k < 3; ++k) {
+    const float expected = std::nanf(float_tags[k]);
+    uint32_t bits;
+    std::memcpy(&bits, &expected, sizeof bits);
+    EXPECT_EQ(bits, nans[6 + k]) << "nanf(\"" << float_tags[k] << "\")";
+  }
+}
+
 TEST_P(MathRoundingTest, FloatArithmeticMatchesIeeeInEachRounding) {
   check_arithmetic<float>("_Z19rounding_arithmeticIfEvjPKT_S2_S2_PS0_");
 }

@@ -431,4 +431,37 @@ AGK_ROUND_TO_INTEGER(llround, round, long long)
 #define AGK_ROUNDED_FUNCTION AG_DEVICE
 #include "math_rounded.h"
 
+/* nan(tagp) and nanf(tagp): a quiet NaN whose payload is the number tagp spells, read as glibc
+ * reads it (decimal, 0x hexadecimal, 0 octal; anything else is payload 0), so that the CPU device
+ * (glibc's own) and the GPUs agree. The payload keeps the low bits the format holds. A template, so
+ * that a string literal's pointer in C++ for OpenCL (__constant) is taken as well. */
+template <typename Char>
+AG_DEVICE agk_ull agk_nan_payload(const Char* tagp) {
+  agk_ull base = 10, payload = 0;
+  int i = 0;
+  if (tagp[0] == '0') {
+    base = (tagp[1] == 'x' || tagp[1] == 'X') ? 16 : 8;
+    i = base == 16 ? 2 : 1;
+  }
+  for (; tagp[i] != 0; ++i) {
+    const int c = tagp[i];
+    const agk_ull digit = c >= '0' && c <= '9'   ? (agk_ull)(c - '0')
+                          : c >= 'a' && c <= 'f' ? (agk_ull)(c - 'a' + 10)
+                          : c >= 'A' && c <= 'F' ? (agk_ull)(c - 'A' + 10)
+                                                 : 99;
+    if (digit >= base) return 0;
+    payload = payload * base + digit;
+  }
+  return payload;
+}
+template <typename Char>
+AG_DEVICE double nan(const Char* tagp) {
+  return __longlong_as_double(
+      (agk_ll)(0x7FF8000000000000ull | (agk_nan_payload(tagp) & 0x0007FFFFFFFFFFFFull)));
+}
+template <typename Char>
+AG_DEVICE float nanf(const Char* tagp) {
+  return __uint_as_float(0x7FC00000u | (unsigned int)(agk_nan_payload(tagp) & 0x3FFFFFu));
+}
+
 #endif /* ANYGPU_DETAIL_MATH_GPU_H */

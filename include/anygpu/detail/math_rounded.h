@@ -33,4 +33,26 @@ AGK_ROUNDED(__fma_rn, double, (double x, double y, double z), fma(x, y, z))
 /* The directed roundings (_rz, _ru, _rd), the conversions and the bit casts. */
 #include "math_directed.h"
 
+/* 1/sqrt(x) correctly rounded. nvptx64: libdevice's. Elsewhere the float nearest the double
+ * reciprocal root (within 2^-52 of the root), moved to its neighbour where the root lies beyond the
+ * midpoint between them: the sign of x m^2 - 1 at a float's square or at that midpoint m (25 bits,
+ * so m^2 is exact in double) comes from one fma, which rounds the exact value once. The root of a
+ * float is never a midpoint. Uses double, as CUDA's does. */
+#if defined(__CUDA_ARCH__)
+AGK_LIBDEVICE(frsqrt_rn, float, (float x), (x))
+#else
+AGK_ROUNDED_FUNCTION float __frsqrt_rn(float x) {
+  const float r = (float)(1.0 / sqrt((double)x));
+  if (!(x > 0.0f) || !(r > 0.0f)) return r; /* zeros, negatives, NaN, infinity: IEEE's results */
+  const double wide = x;
+  const double above = fma(wide, (double)r * r, -1.0); /* > 0: r lies above the root */
+  if (above == 0.0) return r;
+  /* r is a normal float (1/sqrt of a float lies in [2^-64, 2^75)): a step is +-1 on its bits. */
+  const float neighbour = __int_as_float(__float_as_int(r) + (above > 0.0 ? -1 : 1));
+  const double middle = ((double)r + (double)neighbour) * 0.5;
+  const double beyond = fma(wide, middle * middle, -1.0); /* its sign: the midpoint's side */
+  return (above > 0.0) == (beyond > 0.0) ? neighbour : r;
+}
+#endif
+
 #endif /* ANYGPU_DETAIL_MATH_ROUNDED_H */
