@@ -210,6 +210,14 @@ function(_anygpu_add_ptx out name arch sources)
   set(output "${CMAKE_BINARY_DIR}/kernels/${name}.${arch}.ptx")
   # AGK_PTX_ISA: the warp functions pick the instructions the PTX version has (warp_gpu.h).
   set(flags --cuda-gpu-arch=${arch} --cuda-feature=+ptx${isa} -DAGK_PTX_ISA=${isa} -O3)
+  # FAST_MATH is nvcc's -use_fast_math here in full: float denormals flushed (.ftz instructions,
+  # libdevice's __CUDA_FTZ forms), division as div.full (-prec-div=false); sqrtf as sqrt.approx
+  # (-prec-sqrt=false) is kernel_gpu.h's.
+  set(fast_codegen "")
+  if("-DAGK_FAST_MATH=1" IN_LIST _ANYGPU_KERNEL_FLAGS)
+    list(APPEND flags -fgpu-flush-denormals-to-zero)
+    set(fast_codegen -mllvm -nvptx-prec-divf32=1)
+  endif()
   _anygpu_compile_bitcode(bitcode "${dir}" "PTX ${arch}" SOURCES ${sources}
     COMMAND "${ANYGPU_GPU_CLANG}" -x cuda --cuda-device-only -nocudainc -nocudalib
             -Wno-unknown-cuda-version ${flags})
@@ -220,7 +228,7 @@ function(_anygpu_add_ptx out name arch sources)
   endforeach()
   add_custom_command(OUTPUT "${output}"
     COMMAND "${ANYGPU_GPU_CLANG}" --target=nvptx64-nvidia-cuda -march=${arch}
-            --cuda-feature=+ptx${isa} -O3 -S "${first}" ${link_others}
+            --cuda-feature=+ptx${isa} -O3 ${fast_codegen} -S "${first}" ${link_others}
             -Xclang -mlink-builtin-bitcode -Xclang "${ANYGPU_LIBDEVICE}" -o "${output}"
     DEPENDS "${first}" ${bitcode} "${ANYGPU_LIBDEVICE}"
     COMMENT "anygpu kernels: ${name}.${arch}.ptx" VERBATIM)
@@ -247,9 +255,15 @@ function(_anygpu_add_amdgpu out name target_id sources)
     set(version -mcode-object-version=6)
     list(FILTER _ANYGPU_GPU_FLAGS EXCLUDE REGEX "^-Werror$")
   endif()
+  # FAST_MATH: float denormals flushed and float division and sqrt to 2.5 ulp, as -use_fast_math
+  # (hip_clang_compiler.cpp passes the same at run time).
+  set(fast "")
+  if("-DAGK_FAST_MATH=1" IN_LIST _ANYGPU_KERNEL_FLAGS)
+    set(fast -fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt)
+  endif()
   _anygpu_compile_bitcode(bitcode "${dir}" "AMD ${target_id}" SOURCES ${sources}
     COMMAND "${ANYGPU_GPU_CLANG}" -x hip --cuda-device-only -nogpuinc -nogpulib
-            --offload-arch=${target_id} ${version} -O3
+            --offload-arch=${target_id} ${version} -O3 ${fast}
             -Xclang -mlink-builtin-bitcode -Xclang "${ANYGPU_OCML}")
   add_custom_command(OUTPUT "${output}"
     COMMAND "${ANYGPU_GPU_CLANG}" --target=amdgcn-amd-amdhsa -mcpu=${target_id} -nogpulib ${version}

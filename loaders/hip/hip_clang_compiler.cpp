@@ -108,6 +108,11 @@ class HipClangCompiler final : public ToolCompiler {
               "-mlink-builtin-bitcode",
               "-Xclang",
               tools_.ocml};
+      // FAST_MATH as the build has it (cmake/AnygpuKernels.cmake): -use_fast_math's denormal
+      // flushing and float division and sqrt.
+      if (request.options.fast_math)
+        argv.insert(argv.end(), {"-fgpu-flush-denormals-to-zero",
+                                 "-fno-hip-fp32-correctly-rounded-divide-sqrt"});
       argv.insert(argv.end(), common.begin(), common.end());
       argv.insert(argv.end(), request.options.vendor.begin(), request.options.vendor.end());
       argv.insert(argv.end(), {"-Wno-pass-failed", "-emit-llvm", "-c",

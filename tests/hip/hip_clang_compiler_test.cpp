@@ -9,6 +9,8 @@
 // the code object's name is the same code. A test skips, with the reason, where a tool is missing.
 #include <gtest/gtest.h>
 
+#include <elf.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -136,6 +138,56 @@ TEST(HipClangCompiler, ApplicationHeadersDefinesAndFastMath) {
   expect_amd_code_object(output.image, "gfx1101");
   request.options.defines.clear();  // EXTRA now undeclared
   EXPECT_EQ(AG_ERROR_COMPILE_FAILED, clang()->compile(request, output));
+}
+
+// FLOAT_DENORM_MODE_32 of the kernel descriptor `kernel`.kd in an AMD code object: bits 16-17 of
+// COMPUTE_PGM_RSRC1 (byte 48 of the 64-byte descriptor); 3 keeps float denormals, 0 flushes them.
+// -1 where the object has no such symbol.
+int float_denorm_mode(const std::vector<unsigned char>& image, const std::string& kernel) {
+  if (image.size() < sizeof(Elf64_Ehdr)) return -1;
+  Elf64_Ehdr header;
+  std::memcpy(&header, image.data(), sizeof header);
+  const auto section = [&](size_t index) {
+    Elf64_Shdr s{};
+    const size_t at = header.e_shoff + index * sizeof(Elf64_Shdr);
+    if (at + sizeof s <= image.size()) std::memcpy(&s, image.data() + at, sizeof s);
+    return s;
+  };
+  for (size_t i = 0; i < header.e_shnum; ++i) {
+    const Elf64_Shdr symbols = section(i);
+    if (symbols.sh_type != SHT_SYMTAB) continue;
+    const Elf64_Shdr names = section(symbols.sh_link);
+    for (size_t k = 0; k < symbols.sh_size / sizeof(Elf64_Sym); ++k) {
+      Elf64_Sym symbol;
+      std::memcpy(&symbol, image.data() + symbols.sh_offset + k * sizeof symbol, sizeof symbol);
+      const char* name =
+          reinterpret_cast<const char*>(image.data() + names.sh_offset + symbol.st_name);
+      if (kernel + ".kd" != name) continue;
+      const Elf64_Shdr holder = section(symbol.st_shndx);
+      uint32_t rsrc1 = 0;
+      std::memcpy(&rsrc1, image.data() + holder.sh_offset + (symbol.st_value - holder.sh_addr) + 48,
+                  sizeof rsrc1);
+      return static_cast<int>((rsrc1 >> 16) & 3u);
+    }
+  }
+  return -1;
+}
+
+// FAST_MATH as the build has it: float denormals flushed in the kernel descriptor (and division
+// and sqrt approximate, which check_math_instructions.sh reads in the build's objects).
+TEST(HipClangCompiler, FastMathFlushesFloatDenormals) {
+  REQUIRE_CLANG();
+  anygpu::CompileRequest request;
+  request.source = {"divide.cpp",
+                    "#include <anygpu/kernel.h>\n"
+                    "AG_KERNEL(divide, (float* p)) { p[threadIdx.x] = 1.0f / p[threadIdx.x]; }\n"};
+  request.target.architecture = "gfx1101";
+  anygpu::CompileOutput output;
+  ASSERT_EQ(AG_SUCCESS, clang()->compile(request, output)) << last_detail() << output.log;
+  EXPECT_EQ(3, float_denorm_mode(output.image, "divide")) << "IEEE: denormals kept";
+  request.options.fast_math = true;
+  ASSERT_EQ(AG_SUCCESS, clang()->compile(request, output)) << last_detail() << output.log;
+  EXPECT_EQ(0, float_denorm_mode(output.image, "divide")) << "FAST_MATH: denormals flushed";
 }
 
 TEST(HipClangCompiler, RefusesATargetThatIsNotAmd) {

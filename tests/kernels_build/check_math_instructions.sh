@@ -4,6 +4,7 @@
 #   check_math_instructions.sh ptx <file.ptx>
 #   check_math_instructions.sh amdgpu <llvm-objdump> <file.co> <gfx target>
 #   check_math_instructions.sh fast-ptx <file.ptx>   (an image built with FAST_MATH)
+#   check_math_instructions.sh fast-amdgpu <llvm-objdump> <file.co> <target>   (the same image)
 # For each single_<f>_f64 kernel of tests/cuda_sources/math_functions.cu: no conversion to float
 # and no single-precision instruction of the hardware's approximations. In PTX, each float
 # function whose bound ex2/lg2/sin/cos.approx cannot meet alone (all but exp2f and log2f, which
@@ -14,7 +15,8 @@
 # instructions with their rounding.
 # fast-ptx, for tests/kernels_build/images/fast_math.cu: each fast_<f>_kernel computes its float
 # function with the .approx instructions and without libdevice's argument reduction (FAST_MATH
-# took effect), and its double function still without conversion to float.
+# took effect), and its double function still without conversion to float; float division and
+# sqrt are div.full.ftz and sqrt.approx.ftz, doubles' div.rn and sqrt.rn.
 set -eu
 kind=$1
 shift
@@ -27,7 +29,7 @@ body() {
     ptx | fast-ptx) awk -v entry="$1" '
            /^\.(visible )?\.(entry|func)/ { inside = index($0, entry) > 0 }
            inside' "$ptx" ;;
-    amdgpu) awk -v entry="$1" '
+    amdgpu | fast-amdgpu) awk -v entry="$1" '
            /^[0-9a-f]+ <.*>:$/ { inside = index($0, entry) > 0 }
            inside' "$disassembly" ;;
   esac
@@ -83,7 +85,29 @@ case $kind in
       check "$kernel" "the intrinsic's approximation" '(ex2|lg2|sin|cos)\.approx(\.ftz)?\.f32' present
       check "$kernel" "argument reduction (fma.rn.f32)" 'fma\.rn(\.ftz)?\.f32' absent
       check "$kernel" "double computed in float" 'cvt\.rn\.f32\.f64' absent
-    done ;;
+    done
+    # -use_fast_math's other parts: float division div.full, sqrtf sqrt.approx, denormals
+    # flushed; the double forms IEEE.
+    kernel=fast_divide_sqrt_kernel
+    body "$kernel" | grep -q . || { echo "FAIL: no $kernel in $ptx"; exit 1; }
+    check "$kernel" "div.full.ftz.f32" 'div\.full\.ftz\.f32' present
+    check "$kernel" "sqrt.approx.ftz.f32" 'sqrt\.approx\.ftz\.f32' present
+    check "$kernel" "add.ftz.f32" 'add(\.rn)?\.ftz\.f32' present
+    check "$kernel" "IEEE float division or sqrt" '(div|sqrt)\.rn(\.ftz)?\.f32' absent
+    check "$kernel" "div.rn.f64" 'div\.rn\.f64' present
+    check "$kernel" "sqrt.rn.f64" 'sqrt\.rn\.f64' present
+    functions="$functions divide_sqrt" ;;
+  fast-amdgpu)
+    objdump=$1 object=$2 target=$3
+    disassembly=$(mktemp)
+    trap 'rm -f "$disassembly"' EXIT
+    "$objdump" -d --mcpu="$target" "$object" > "$disassembly"
+    kernel=fast_divide_sqrt_kernel
+    body "$kernel" | grep -q . || { echo "FAIL: no $kernel in $object"; exit 1; }
+    check "$kernel" "float division as v_rcp_f32" 'v_rcp_f32' present
+    check "$kernel" "IEEE float division (v_div_scale/fixup)" 'v_div_(scale|fixup)_f32' absent
+    check "$kernel" "IEEE double division (v_div_fixup_f64)" 'v_div_fixup_f64' present
+    functions=divide_sqrt ;;
   amdgpu)
     objdump=$1 object=$2 target=$3
     disassembly=$(mktemp)
@@ -94,11 +118,13 @@ case $kind in
       check "single_${f}_f64" "double computed in float" 'v_cvt_f32_f64|v_(exp|log|sin|cos|rcp)_f32' \
         absent
     done ;;
-  *) echo "usage: $0 ptx <file> | amdgpu <llvm-objdump> <file> <target> | fast-ptx <file>"; exit 2 ;;
+  *) echo "usage: $0 ptx <file> | amdgpu <llvm-objdump> <file> <target> | fast-ptx <file>" \
+    "| fast-amdgpu <llvm-objdump> <file> <target>"; exit 2 ;;
 esac
 [ "$failures" -eq 0 ] || exit 1
 case $kind in
   fast-ptx) echo "PASS: FAST_MATH: the float kernels of $functions use the intrinsics" ;;
+  fast-amdgpu) echo "PASS: FAST_MATH: float division is v_rcp_f32, double division IEEE" ;;
   ptx) echo "PASS: ptx: the double kernels of $functions compute in double; the directed roundings" \
     "are the instructions with their rounding" ;;
   *) echo "PASS: $kind: the double kernels of $functions compute in double" ;;

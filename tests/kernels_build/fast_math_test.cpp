@@ -64,6 +64,9 @@ double pow_one_and_half(double x) {
 double sin_plus_cos(double x) {
   return sin(x) + cos(x);
 }
+double divide_plus_sqrt(double x) {
+  return x / (x + 3.0) + sqrt(x);
+}
 
 const Case kCases[] = {
     {"fast_exp_kernel", exp, -10.0f, 10.0f,
@@ -82,6 +85,8 @@ const Case kCases[] = {
     {"fast_pow_kernel", pow_one_and_half, 0.5f, 100.0f, relative_within(1e-5)},
     {"fast_sincos_kernel", sin_plus_cos, -3.14159f, 3.14159f,
      absolute_inside(-4, 4, 2 * ldexp(1.0, -21), 0)},
+    // div.full.f32 (2 ulp) and sqrt.approx.f32 (2^-23 relative), summed.
+    {"fast_divide_sqrt_kernel", divide_plus_sqrt, 0.01f, 1000.0f, relative_within(1e-6)},
 };
 
 class FastMathTest : public ::testing::TestWithParam<int> {

@@ -200,7 +200,21 @@ AGK_INDEX_FUNCTION(agk_grid_dim, AGK_GRID_DIM)
 #endif
 #define AGK_MATH_1(name) AGK_MATH(name, (float x), (double x), (x))
 #define AGK_MATH_2(name) AGK_MATH(name, (float x, float y), (double x, double y), (x, y))
+#if defined(__CUDA_ARCH__) && defined(AGK_FAST_MATH) && AGK_FAST_MATH
+/* FAST_MATH as -use_fast_math's -prec-sqrt=false: sqrtf is sqrt.approx (with the image's flushed
+ * denormals). LLVM 19 lowers llvm.sqrt.f32 to sqrt.rn whatever its options say. */
+AG_DEVICE float sqrtf(float x) {
+  return __nvvm_sqrt_approx_ftz_f(x);
+}
+AG_DEVICE float sqrt(float x) {
+  return __nvvm_sqrt_approx_ftz_f(x);
+}
+AG_DEVICE double sqrt(double x) {
+  return __builtin_sqrt(x);
+}
+#else
 AGK_MATH_1(sqrt)
+#endif
 AGK_MATH_1(fabs)
 AGK_MATH_1(floor)
 AGK_MATH_1(ceil)

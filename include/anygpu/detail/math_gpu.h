@@ -36,7 +36,13 @@ AG_DEVICE void __sincosf(float x, float* s, float* c);
 #define AGK_VENDOR_F64(c, o) __ocml_##o##_f64
 /* ocml's controls, which ROCm's oclc_*.bc files would give (not every target has one): IEEE
  * behaviour (denormals kept, no finite-only or unsafe shortcuts, sqrt correctly rounded), as CUDA
- * without -use_fast_math. ocml asks of the ISA version only whether it is gfx9 or later. */
+ * without -use_fast_math; with FAST_MATH float denormals flushed and sqrt approximate, as with it.
+ * ocml asks of the ISA version only whether it is gfx9 or later. */
+#if defined(AGK_FAST_MATH)
+#define AGK_OCLC_FAST true
+#else
+#define AGK_OCLC_FAST false
+#endif
 #if defined(__GFX8__) || defined(__GFX7__) || defined(__GFX6__)
 #define AGK_OCLC_ISA_VERSION 8000
 #else
@@ -46,8 +52,8 @@ AG_DEVICE void __sincosf(float x, float* s, float* c);
 extern "C" {
 AGK_OCLC_CONSTANT bool __oclc_finite_only_opt = false;
 AGK_OCLC_CONSTANT bool __oclc_unsafe_math_opt = false;
-AGK_OCLC_CONSTANT bool __oclc_daz_opt = false;
-AGK_OCLC_CONSTANT bool __oclc_correctly_rounded_sqrt32 = true;
+AGK_OCLC_CONSTANT bool __oclc_daz_opt = AGK_OCLC_FAST;
+AGK_OCLC_CONSTANT bool __oclc_correctly_rounded_sqrt32 = !AGK_OCLC_FAST;
 AGK_OCLC_CONSTANT bool __oclc_wavefrontsize64 = __AMDGCN_WAVEFRONT_SIZE__ == 64;
 AGK_OCLC_CONSTANT int __oclc_ISA_version = AGK_OCLC_ISA_VERSION;
 }

@@ -38,3 +38,14 @@ __global__ void fast_sincos_kernel(const float* in, float* out, double* out_doub
     out_double[i] = sin((double)in[i]) + cos((double)in[i]);
   }
 }
+
+// -use_fast_math's other parts: float division (div.full, -prec-div=false), sqrtf (sqrt.approx,
+// -prec-sqrt=false) and denormals flushed (.ftz) on NVIDIA; the double forms stay IEEE.
+__global__ void fast_divide_sqrt_kernel(const float* in, float* out, double* out_double, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    out[i] = in[i] / (in[i] + 3.0f) + sqrtf(in[i]);
+    const double x = in[i];
+    out_double[i] = x / (x + 3.0) + sqrt(x);
+  }
+}
