@@ -1,6 +1,6 @@
-// Float exponentials and logarithms the vectorizer can widen: every call to expf, exp2f, exp10f,
-// logf, log2f or log10f in the module becomes a call to its straight-line twin that
-// math_host_vector.h defines in the same module (agk_vector_expf ...), which the inliner then
+// Exponentials, logarithms and erf the vectorizer can widen: every call to expf, exp2f, exp10f,
+// logf, log2f, log10f, erff, exp, log or erf in the module becomes a call to its straight-line twin
+// that math_host_vector.h defines in the same module (agk_vector_expf ...), which the inliner then
 // takes in. Done at the start of the pipeline, for the whole module, so that the work-item loops
 // and the fiber entry compute the same bits.
 #include "llvm/IR/GlobalAlias.h"
@@ -13,7 +13,8 @@ namespace anygpu_pass {
 
 PreservedAnalyses VectorMathPass::run(Module& module, ModuleAnalysisManager&) {
   bool changed = false;
-  for (const char* name : {"expf", "exp2f", "exp10f", "logf", "log2f", "log10f"}) {
+  for (const char* name :
+       {"expf", "exp2f", "exp10f", "logf", "log2f", "log10f", "erff", "exp", "log", "erf"}) {
     Function* library = module.getFunction(name);
     // A static extern "C" function is named by its mangled name, with an alias of the C name.
     GlobalValue* named = module.getNamedValue(std::string("agk_vector_") + name);

@@ -85,7 +85,7 @@ struct MarkConvergentPass : llvm::PassInfoMixin<MarkConvergentPass> {
   llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager& analyses);
 };
 
-// Points calls to libm's float exponentials and logarithms at math_host_vector.h's twins.
+// Points calls to libm's exponentials, logarithms and erf at math_host_vector.h's twins.
 struct VectorMathPass : llvm::PassInfoMixin<VectorMathPass> {
   llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager& analyses);
 };
