@@ -170,8 +170,8 @@ __global__ void between_formats(unsigned short* out) {
 
 // atomicAdd on each 16-bit type, in global memory from every thread and in shared memory within
 // each block of 128. Globals: h[0] and h[1] (one 32-bit word) get 1 from the even and the odd
-// threads, h[2] 1 from every thread (the _system form); b[0] and b[1] likewise in bfloat16 (the
-// first 512 threads); h2 (1, 2) and b2 (1, -1, from the first 256 threads, the _block form) as
+// threads, h[2] 1 from every thread; b[0] and b[1] likewise in bfloat16 (the
+// first 512 threads); h2 (1, 2) and b2 (1, -1, from the first 256 threads) as
 // pairs. old_h[g] and old_b[g] keep what thread g's add to h[g % 2] and b[g % 2] replaced. Per
 // block, block_out[4 b .. 4 b + 3]: the shared __half pair s[0], s[1] (1 from the even and the
 // odd threads) and the shared __nv_bfloat162 (1, 2 from every thread), as bits.
@@ -187,10 +187,10 @@ __global__ void atomics_16(__half* h, __nv_bfloat16* b, __half2* h2, __nv_bfloat
   __syncthreads();
   const __half one = __float2half(1.0f);
   old_h[g] = bits16(atomicAdd(&h[g % 2], one));
-  atomicAdd_system(&h[2], one);
+  atomicAdd(&h[2], one);
   if (g < 512) old_b[g] = bits16(atomicAdd(&b[g % 2], __float2bfloat16(1.0f)));
   atomicAdd(h2, __floats2half2_rn(1.0f, 2.0f));
-  if (g < 256) atomicAdd_block(b2, __floats2bfloat162_rn(1.0f, -1.0f));
+  if (g < 256) atomicAdd(b2, __floats2bfloat162_rn(1.0f, -1.0f));
   atomicAdd(&s[threadIdx.x % 2], one);
   atomicAdd(&sb, __floats2bfloat162_rn(1.0f, 2.0f));
   __syncthreads();

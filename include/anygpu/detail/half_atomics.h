@@ -1,5 +1,5 @@
 /* half_atomics.h — atomicAdd on __half, __half2, __nv_bfloat16 and __nv_bfloat162 (cuda_fp16.h's
- * and cuda_bf16.h's, with the dialect's _block and _system forms), on every target: a
+ * and cuda_bf16.h's: CUDA has no _block or _system forms of them), on every target: a
  * compare-and-swap loop on the aligned 32-bit word that holds the value, the sum rounded as
  * __hadd rounds it. A pair is updated as one word (CUDA promises atomicity per lane only; one word
  * is more). A scalar leaves the other half of its word as it finds it, so neighbours in an array
@@ -16,7 +16,7 @@
   ((unsigned int*)((char*)(address) - ((__UINTPTR_TYPE__)(address) & 2u)))
 #define AGH_SHIFT_OF(address) (((__UINTPTR_TYPE__)(address) & 2u) ? 16u : 0u)
 
-/* One scalar: T the type, F its format (half_formats.h); CAS is atomicCAS or a scoped form. */
+/* One scalar: T the type, F its format (half_formats.h), CAS the compare-and-swap. */
 #define AGH_SCALAR_ATOMIC_ADD(name, CAS, T, F)                                                  \
   AG_DEVICE T name(T* address, T value) {                                                       \
     unsigned int* const word = AGH_WORD_OF(address);                                            \
@@ -47,15 +47,10 @@
     previous.y.__x = (unsigned short)(old >> 16);                                     \
     return previous;                                                                  \
   }
-#define AGH_ATOMIC_ADD_FORMS(FORM, T, F)       \
-  FORM(atomicAdd, atomicCAS, T, F)             \
-  FORM(atomicAdd_block, atomicCAS_block, T, F) \
-  FORM(atomicAdd_system, atomicCAS_system, T, F)
-AGH_ATOMIC_ADD_FORMS(AGH_SCALAR_ATOMIC_ADD, __half, agh_fp16)
-AGH_ATOMIC_ADD_FORMS(AGH_SCALAR_ATOMIC_ADD, __nv_bfloat16, agh_bf16)
-AGH_ATOMIC_ADD_FORMS(AGH_PAIR_ATOMIC_ADD, __half2, agh_fp16)
-AGH_ATOMIC_ADD_FORMS(AGH_PAIR_ATOMIC_ADD, __nv_bfloat162, agh_bf16)
-#undef AGH_ATOMIC_ADD_FORMS
+AGH_SCALAR_ATOMIC_ADD(atomicAdd, atomicCAS, __half, agh_fp16)
+AGH_SCALAR_ATOMIC_ADD(atomicAdd, atomicCAS, __nv_bfloat16, agh_bf16)
+AGH_PAIR_ATOMIC_ADD(atomicAdd, atomicCAS, __half2, agh_fp16)
+AGH_PAIR_ATOMIC_ADD(atomicAdd, atomicCAS, __nv_bfloat162, agh_bf16)
 #undef AGH_PAIR_ATOMIC_ADD
 #undef AGH_SCALAR_ATOMIC_ADD
 #undef AGH_SHIFT_OF
