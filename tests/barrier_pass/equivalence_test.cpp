@@ -887,7 +887,7 @@ void add_math_kernel_cases(std::vector<Case>& all) {
       {"_Z16rsqrt_rn_and_nanjPKfPfPy", one_d, [](ag_device d, ag_function f, const Shape& b) {
          unsigned n = 333;
          DeviceBuffer<float> x(d, ramp(n, 7)), out(d, n);
-         DeviceBuffer<unsigned long long> nans(d, 9);
+         DeviceBuffer<unsigned long long> nans(d, 11);
          void* p[] = {&n, x.param(), out.param(), nans.param()};
          launch(f, {blocks_for(n, b.x), 1, 1}, b, p);
          return std::vector<Bytes>{bytes_of(out), bytes_of(nans)};

@@ -143,16 +143,24 @@ __global__ void rounding_conversions(unsigned n, const float* f, const double* d
 }
 
 // __frsqrt_rn of each input, and (thread 0) the bits of nan() and nanf() of a few tags:
-// out_nan[0..5] nan("") nan("1") nan("0x7ff") nan("017") nan("1x") nan("0x8000000000001"), [6..8]
-// nanf("5") nanf("0x3fffff") nanf("0x7fffff").
+// out_nan[0..7] nan("") nan("1") nan("0x7ff") nan("017") nan("1x") nan("0x8000000000001")
+// nan("18446744073709551616") nan("0x10000000000000000") (the last two beyond 64 bits),
+// [8..10] nanf("5") nanf("0x3fffff") nanf("0x7fffff").
 __global__ void rsqrt_rn_and_nan(unsigned n, const float* x, float* out,
                                  unsigned long long* out_nan) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = __frsqrt_rn(x[i]);
   if (i != 0) return;
-  const char* const tags[6] = {"", "1", "0x7ff", "017", "1x", "0x8000000000001"};
-  for (int k = 0; k < 6; ++k) out_nan[k] = (unsigned long long)__double_as_longlong(nan(tags[k]));
-  out_nan[6] = __float_as_uint(nanf("5"));
-  out_nan[7] = __float_as_uint(nanf("0x3fffff"));
-  out_nan[8] = __float_as_uint(nanf("0x7fffff"));
+  const char* const tags[8] = {"",
+                               "1",
+                               "0x7ff",
+                               "017",
+                               "1x",
+                               "0x8000000000001",
+                               "18446744073709551616",
+                               "0x10000000000000000"};
+  for (int k = 0; k < 8; ++k) out_nan[k] = (unsigned long long)__double_as_longlong(nan(tags[k]));
+  out_nan[8] = __float_as_uint(nanf("5"));
+  out_nan[9] = __float_as_uint(nanf("0x3fffff"));
+  out_nan[10] = __float_as_uint(nanf("0x7fffff"));
 }

@@ -173,8 +173,8 @@ int float_denorm_mode(const std::vector<unsigned char>& image, const std::string
   return -1;
 }
 
-// FAST_MATH as the build has it: float denormals flushed in the kernel descriptor (and division
-// and sqrt approximate, which check_math_instructions.sh reads in the build's objects).
+// FAST_MATH as the build has it: float denormals flushed in the kernel descriptor (the build's
+// objects' approximate division check_math_instructions.sh fast-amdgpu reads).
 TEST(HipClangCompiler, FastMathFlushesFloatDenormals) {
   REQUIRE_CLANG();
   anygpu::CompileRequest request;

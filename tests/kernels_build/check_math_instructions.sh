@@ -96,7 +96,13 @@ case $kind in
     check "$kernel" "IEEE float division or sqrt" '(div|sqrt)\.rn(\.ftz)?\.f32' absent
     check "$kernel" "div.rn.f64" 'div\.rn\.f64' present
     check "$kernel" "sqrt.rn.f64" 'sqrt\.rn\.f64' present
-    functions="$functions divide_sqrt" ;;
+    # ... and the _rn intrinsics stay IEEE's, with .ftz as in CUDA.
+    kernel=fast_rn_kernel
+    body "$kernel" | grep -q . || { echo "FAIL: no $kernel in $ptx"; exit 1; }
+    for op in div sqrt rcp; do
+      check "$kernel" "__f${op}_rn as $op.rn.ftz.f32" "$op\\.rn\\.ftz\\.f32" present
+    done
+    functions="$functions divide_sqrt rn" ;;
   fast-amdgpu)
     objdump=$1 object=$2 target=$3
     disassembly=$(mktemp)
@@ -107,7 +113,12 @@ case $kind in
     check "$kernel" "float division as v_rcp_f32" 'v_rcp_f32' present
     check "$kernel" "IEEE float division (v_div_scale/fixup)" 'v_div_(scale|fixup)_f32' absent
     check "$kernel" "IEEE double division (v_div_fixup_f64)" 'v_div_fixup_f64' present
-    functions=divide_sqrt ;;
+    # The _rn intrinsics, written in double and rounded once, which LLVM narrows back to IEEE float
+    # division (v_div_fixup_f32; the kernel's double form has the f64 ones), not v_rcp_f32 alone.
+    kernel=fast_rn_kernel
+    body "$kernel" | grep -q . || { echo "FAIL: no $kernel in $object"; exit 1; }
+    check "$kernel" "__fdiv_rn/__frcp_rn as IEEE float division" 'v_div_fixup_f32' present
+    functions="divide_sqrt rn" ;;
   amdgpu)
     objdump=$1 object=$2 target=$3
     disassembly=$(mktemp)
@@ -124,7 +135,8 @@ esac
 [ "$failures" -eq 0 ] || exit 1
 case $kind in
   fast-ptx) echo "PASS: FAST_MATH: the float kernels of $functions use the intrinsics" ;;
-  fast-amdgpu) echo "PASS: FAST_MATH: float division is v_rcp_f32, double division IEEE" ;;
+  fast-amdgpu) echo "PASS: FAST_MATH: float division is v_rcp_f32; double division and the _rn" \
+    "intrinsics IEEE" ;;
   ptx) echo "PASS: ptx: the double kernels of $functions compute in double; the directed roundings" \
     "are the instructions with their rounding" ;;
   *) echo "PASS: $kind: the double kernels of $functions compute in double" ;;

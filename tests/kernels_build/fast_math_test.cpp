@@ -67,6 +67,9 @@ double sin_plus_cos(double x) {
 double divide_plus_sqrt(double x) {
   return x / (x + 3.0) + sqrt(x);
 }
+double rn_sum(double x) {
+  return x / (x + 3.0) + sqrt(x) + 1 / x;
+}
 
 const Case kCases[] = {
     {"fast_exp_kernel", exp, -10.0f, 10.0f,
@@ -87,6 +90,8 @@ const Case kCases[] = {
      absolute_inside(-4, 4, 2 * ldexp(1.0, -21), 0)},
     // div.full.f32 (2 ulp) and sqrt.approx.f32 (2^-23 relative), summed.
     {"fast_divide_sqrt_kernel", divide_plus_sqrt, 0.01f, 1000.0f, relative_within(1e-6)},
+    // Three correctly rounded results summed in float: a few float ulps at most.
+    {"fast_rn_kernel", rn_sum, 0.01f, 1000.0f, relative_within(4e-7)},
 };
 
 class FastMathTest : public ::testing::TestWithParam<int> {

@@ -113,10 +113,14 @@ struct agh_fp16 : agh_float_arithmetic<agh_fp16> {
     AGH_NO_CONTRACT
     return bits(native(a) * native(b));
   }
-  /* Division in float (correctly rounded there), rounded once more: exact, as for + - *. */
+#if !(defined(AGK_FAST_MATH) && AGK_FAST_MATH)
+  /* Division in float (correctly rounded there), rounded once more: exact, as for + - *. In a
+   * FAST_MATH image float division is approximate: the corrected division of
+   * agh_float_arithmetic then. */
   static AGH_FUNCTION unsigned short div(unsigned short a, unsigned short b) {
     return round(to_float(a) / to_float(b));
   }
+#endif
   static AGH_FUNCTION unsigned short fma(unsigned short a, unsigned short b, unsigned short c) {
     return bits(__builtin_fmaf16(native(a), native(b), native(c)));
   }

@@ -38,7 +38,7 @@ AG_DEVICE void __sincosf(float x, float* s, float* c);
  * behaviour (denormals kept, no finite-only or unsafe shortcuts, sqrt correctly rounded), as CUDA
  * without -use_fast_math; with FAST_MATH float denormals flushed and sqrt approximate, as with it.
  * ocml asks of the ISA version only whether it is gfx9 or later. */
-#if defined(AGK_FAST_MATH)
+#if defined(AGK_FAST_MATH) && AGK_FAST_MATH
 #define AGK_OCLC_FAST true
 #else
 #define AGK_OCLC_FAST false
@@ -438,9 +438,10 @@ AGK_ROUND_TO_INTEGER(llround, round, long long)
 #include "math_rounded.h"
 
 /* nan(tagp) and nanf(tagp): a quiet NaN whose payload is the number tagp spells, read as glibc
- * reads it (decimal, 0x hexadecimal, 0 octal; anything else is payload 0), so that the CPU device
- * (glibc's own) and the GPUs agree. The payload keeps the low bits the format holds. A template, so
- * that a string literal's pointer in C++ for OpenCL (__constant) is taken as well. */
+ * reads it (decimal, 0x hexadecimal, 0 octal; anything else is payload 0; too large a number all
+ * ones), so that the CPU device (glibc's own) and the GPUs agree. The payload keeps the low bits
+ * the format holds. A template, so that a string literal's pointer in C++ for OpenCL (__constant)
+ * is taken as well. */
 template <typename Char>
 AG_DEVICE agk_ull agk_nan_payload(const Char* tagp) {
   agk_ull base = 10, payload = 0;
@@ -449,6 +450,7 @@ AG_DEVICE agk_ull agk_nan_payload(const Char* tagp) {
     base = (tagp[1] == 'x' || tagp[1] == 'X') ? 16 : 8;
     i = base == 16 ? 2 : 1;
   }
+  bool overflow = false; /* glibc's strtoull saturates: the payload is then all ones */
   for (; tagp[i] != 0; ++i) {
     const int c = tagp[i];
     const agk_ull digit = c >= '0' && c <= '9'   ? (agk_ull)(c - '0')
@@ -456,9 +458,10 @@ AG_DEVICE agk_ull agk_nan_payload(const Char* tagp) {
                           : c >= 'A' && c <= 'F' ? (agk_ull)(c - 'A' + 10)
                                                  : 99;
     if (digit >= base) return 0;
+    overflow = overflow || payload > (~(agk_ull)0 - digit) / base;
     payload = payload * base + digit;
   }
-  return payload;
+  return overflow ? ~(agk_ull)0 : payload;
 }
 template <typename Char>
 AG_DEVICE double nan(const Char* tagp) {

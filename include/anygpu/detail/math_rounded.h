@@ -18,9 +18,6 @@
 AGK_ROUNDED(__fadd_rn, float, (float x, float y), x + y)
 AGK_ROUNDED(__fsub_rn, float, (float x, float y), x - y)
 AGK_ROUNDED(__fmul_rn, float, (float x, float y), x* y)
-AGK_ROUNDED(__fdiv_rn, float, (float x, float y), x / y)
-AGK_ROUNDED(__frcp_rn, float, (float x), 1.0f / x)
-AGK_ROUNDED(__fsqrt_rn, float, (float x), sqrtf(x))
 AGK_ROUNDED(__fmaf_rn, float, (float x, float y, float z), fmaf(x, y, z))
 AGK_ROUNDED(__dadd_rn, double, (double x, double y), x + y)
 AGK_ROUNDED(__dsub_rn, double, (double x, double y), x - y)
@@ -32,6 +29,25 @@ AGK_ROUNDED(__fma_rn, double, (double x, double y, double z), fma(x, y, z))
 
 /* The directed roundings (_rz, _ru, _rd), the conversions and the bit casts. */
 #include "math_directed.h"
+
+/* The float _rn division, reciprocal and root stay IEEE's in a FAST_MATH image, as in CUDA (where
+ * only their denormals flush): libdevice's on nvptx64 (div.rn, rcp.rn, sqrt.rn); on amdgcn, whose
+ * FAST_MATH float division and root are approximate, in double, rounded once to float (double
+ * has more than 2 x 24 + 2 bits, so the second rounding is exact); elsewhere the plain
+ * operations, which FAST_MATH leaves alone there. */
+#if defined(__CUDA_ARCH__)
+AGK_LIBDEVICE(fdiv_rn, float, (float x, float y), (x, y))
+AGK_LIBDEVICE(frcp_rn, float, (float x), (x))
+AGK_LIBDEVICE(fsqrt_rn, float, (float x), (x))
+#elif defined(__AMDGCN__) && defined(AGK_FAST_MATH) && AGK_FAST_MATH
+AGK_ROUNDED(__fdiv_rn, float, (float x, float y), (float)((double)x / (double)y))
+AGK_ROUNDED(__frcp_rn, float, (float x), (float)(1.0 / (double)x))
+AGK_ROUNDED(__fsqrt_rn, float, (float x), (float)sqrt((double)x))
+#else
+AGK_ROUNDED(__fdiv_rn, float, (float x, float y), x / y)
+AGK_ROUNDED(__frcp_rn, float, (float x), 1.0f / x)
+AGK_ROUNDED(__fsqrt_rn, float, (float x), sqrtf(x))
+#endif
 
 /* 1/sqrt(x) correctly rounded. nvptx64: libdevice's. Elsewhere the float nearest the double
  * reciprocal root (within 2^-52 of the root), moved to its neighbour where the root lies beyond the
