@@ -595,7 +595,7 @@ TEST_P(HalfMathTest, AtomicAddsOf16BitTypesLoseNothing) {
 TEST_P(HalfMathTest, AtomicAddsOf16BitTypesUnderContention) {
   DeviceBuffer<__half> h(device, std::vector<__half>(2, __float2half(0.0f)));
   DeviceBuffer<__nv_bfloat162> b2(device, std::vector<__nv_bfloat162>(1, __float2bfloat162_rn(0)));
-  int rounds = 16;
+  int rounds = 128;
   void* params[] = {h.param(), b2.param(), &rounds};
   ASSERT_AG(agLaunchKernel(module.function("_Z17atomics_16_cancelP6__halfP14__nv_bfloat162i"), 64,
                            1, 1, 128, 1, 1, 0, nullptr, params, nullptr));
