@@ -399,13 +399,14 @@ TEST_P(HalfMathTest, IntegersToBothFormatsInEveryRounding) {
   // (where the 64-bit types round); the ends of each type; and random 64-bit values.
   std::vector<long long> in;
   for (long long v = -70000; v <= 70000; ++v) in.push_back(v);
+  // In unsigned arithmetic (2^63 and its neighbours wrap, as their bit patterns should).
   for (int k = 17; k < 64; ++k)
     for (long long d = -3; d <= 3; ++d) {
-      const long long p = static_cast<long long>(1ull << k);
-      in.push_back(p + d);
-      in.push_back(-p + d);
-      in.push_back(p + p / 2 + d);  // a tie between two values at 8 or 11 bits
-      in.push_back(p + (p >> 8) + d);
+      const unsigned long long p = 1ull << k, step = static_cast<unsigned long long>(d);
+      // p, -p, a tie between two values at 8 or 11 bits, and a value between two of them
+      for (const unsigned long long v :
+           {p + step, 0 - p + step, p + p / 2 + step, p + (p >> 8) + step})
+        in.push_back(static_cast<long long>(v));
     }
   for (long long v : {std::numeric_limits<long long>::min(), std::numeric_limits<long long>::max(),
                       -1ll, 4294967295ll, 2147483647ll, -2147483648ll})
