@@ -331,6 +331,8 @@ endfunction()
 # the extern __shared__ arrays get a size (anygpu-pack shared-memory --spirv); and the blocks of
 # every function are put in dominance order (anygpu-pack block-order), which SPIR-V requires and
 # LLVM's block order need not give (a rotated loop's exit block may come before the loop's body).
+# No VectorCombine: from `blockIdx.x * blockDim.x + threadIdx.x` and its y twin it makes one
+# `<6 x i32>` multiply of the builtin variables' lanes, which llvm-spirv 15 cannot translate.
 function(_anygpu_add_spirv out name opencl_sources hip_sources)
   set(dir "${CMAKE_BINARY_DIR}/kernels/${name}/spirv")
   set(linked "${dir}/${name}.ll")
@@ -338,10 +340,11 @@ function(_anygpu_add_spirv out name opencl_sources hip_sources)
   set(ordered "${dir}/${name}.ordered.ll")
   set(output "${CMAKE_BINARY_DIR}/kernels/${name}.spv")
   _anygpu_compile_bitcode(opencl_bitcode "${dir}" "SPIR-V" SOURCES ${opencl_sources}
-    COMMAND "${ANYGPU_SPIRV_CLANG}" -x clcpp -cl-std=clc++2021 -target spir64 -ffreestanding -O2)
+    COMMAND "${ANYGPU_SPIRV_CLANG}" -x clcpp -cl-std=clc++2021 -target spir64 -ffreestanding -O2
+            -mllvm -disable-vector-combine)
   _anygpu_compile_bitcode(hip_bitcode "${dir}/hip" "SPIR-V" SOURCES ${hip_sources}
     COMMAND "${ANYGPU_SPIRV_CLANG}" -std=c++17 -x hip --offload=spirv64 --cuda-device-only
-            -nogpulib -nogpuinc -Wno-unknown-cuda-version -O2)
+            -nogpulib -nogpuinc -Wno-unknown-cuda-version -O2 -mllvm -disable-vector-combine)
   set(bitcode ${opencl_bitcode} ${hip_bitcode})
   _anygpu_find_packer(packer)
   add_custom_command(OUTPUT "${output}"

@@ -118,6 +118,9 @@ class LevelZeroCompiler final : public ToolCompiler {
 
     const bool cuda = job.cuda();
     const std::string bitcode = job.build() + "/program.bc";
+    // Both modes run without VectorCombine, as cmake/AnygpuKernels.cmake's SPIR-V builds do: it
+    // fuses index arithmetic on the builtin variables' lanes into vectors llvm-spirv 15 cannot
+    // translate.
     std::vector<std::string> argv;
     if (cuda) {
       // 1. Discovery: the host compile with AGK_DISCOVER finds the __global__ functions.
@@ -133,10 +136,18 @@ class LevelZeroCompiler final : public ToolCompiler {
       DiscoveredKernels found;
       result = job.register_kernels(discovered, "anygpu/cuda.h", &found);
       if (result != AG_SUCCESS) return result;
-      argv = {tools_.clang, "-std=c++17",        "-x",
-              "hip",        "--offload=spirv64", "--cuda-device-only",
-              "-nogpulib",  "-nogpuinc",         "-Wno-unknown-cuda-version",
-              level};
+      argv = {tools_.clang,
+              "-std=c++17",
+              "-x",
+              "hip",
+              "--offload=spirv64",
+              "--cuda-device-only",
+              "-nogpulib",
+              "-nogpuinc",
+              "-Wno-unknown-cuda-version",
+              level,
+              "-mllvm",
+              "-disable-vector-combine"};
       argv.insert(argv.end(), common.begin(), common.end());
       argv.insert(argv.end(), request.options.vendor.begin(), request.options.vendor.end());
       argv.insert(argv.end(), {"-Wno-pass-failed", "-emit-llvm", "-c", job.build() + "/kernels.cpp",
@@ -145,8 +156,8 @@ class LevelZeroCompiler final : public ToolCompiler {
       if (result != AG_SUCCESS) return result;
     } else {
       // AG_KERNEL sources: C++ for OpenCL, no registration.
-      argv = {tools_.clang, "-x",     "clcpp",          "-cl-std=clc++2021",
-              "-target",    "spir64", "-ffreestanding", level};
+      argv = {tools_.clang,     "-x",  "clcpp",  "-cl-std=clc++2021",      "-target", "spir64",
+              "-ffreestanding", level, "-mllvm", "-disable-vector-combine"};
       argv.insert(argv.end(), common.begin(), common.end());
       argv.insert(argv.end(), request.options.vendor.begin(), request.options.vendor.end());
       argv.insert(argv.end(),
