@@ -524,7 +524,7 @@ function(_anygpu_host_pass_objects out name sources plugin)
     set(object "${CMAKE_BINARY_DIR}/kernels/${name}/host/${index}_${stem}.o")
     add_custom_command(OUTPUT "${object}"
       COMMAND "${ANYGPU_HOST_CLANG}" -std=c++17 -O3 -fPIC -fvisibility=hidden -fno-exceptions
-              -ffp-contract=off
+              -ffp-contract=off -fno-math-errno
               -Wno-pass-failed -DANYGPU_WORKITEM_LOOPS "-fpass-plugin=${plugin}"
               ${_ANYGPU_KERNEL_INCLUDES} ${_ANYGPU_KERNEL_FLAGS}
               -MD -MT "${object}" -MF "${object}.d" -c "${source}" -o "${object}"

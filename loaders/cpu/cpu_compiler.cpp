@@ -67,7 +67,8 @@ class CpuCompiler final : public ToolCompiler {
             "-fPIC",
             "-fvisibility=hidden",
             "-fno-exceptions",
-            "-ffp-contract=off"};
+            "-ffp-contract=off",
+            "-fno-math-errno"};
     if (!toolchain_.plugin.empty()) {
       argv.insert(argv.end(), {"-Wno-pass-failed", "-DANYGPU_WORKITEM_LOOPS",
                                "-fpass-plugin=" + toolchain_.plugin});
