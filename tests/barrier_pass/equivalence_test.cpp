@@ -105,6 +105,7 @@ std::function<bool(const Shape&)> exactly(unsigned x, unsigned y) {
 }
 
 void add_ported_kernel_cases(std::vector<Case>& all);
+void add_grid_stride_cases(std::vector<Case>& all);
 
 std::vector<Case> cases() {
   std::vector<Case> all;
@@ -512,12 +513,108 @@ std::vector<Case> cases() {
          return std::vector<Bytes>{bytes_of(x)};
        }});
   add_ported_kernel_cases(all);
+  add_grid_stride_cases(all);
   return all;
 }
 
 void add_math_kernel_cases(std::vector<Case>& all);
 
 // The well-known kernels ported as CUDA code (tests/cuda_sources, docs/porting-from-cuda.md).
+// tests/cuda_sources/grid_stride.cu: grid-stride loops, which the pass runs an iteration at a
+// time for all the block's threads. A grid of 3 blocks over sizes no grid divides: threads of
+// one block take different numbers of steps (none, with 1024-thread blocks, for some).
+void add_grid_stride_cases(std::vector<Case>& all) {
+  const Shape grid{3, 1, 1};
+  all.push_back(
+      {"_Z11stride_axpyPfPKffi", any_shape, [grid](ag_device d, ag_function f, const Shape& b) {
+         int n = 5003;
+         float a = -1.25f;
+         DeviceBuffer<float> x(d, ramp(n, 23)), y(d, ramp(n, 5));
+         void* p[] = {y.param(), x.param(), &a, &n};
+         launch(f, grid, b, p);
+         return std::vector<Bytes>{bytes_of(y)};
+       }});
+  all.push_back({"_Z16stride_block_sumPKfPfj", one_d_power_of_two,
+                 [grid](ag_device d, ag_function f, const Shape& b) {
+                   unsigned n = 7001;
+                   DeviceBuffer<float> in(d, ramp(n, 19)), out(d, grid.x);
+                   void* p[] = {in.param(), out.param(), &n};
+                   launch(f, grid, b, p, b.x * sizeof(float));
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back(
+      {"_Z18stride_some_returnPKiPii", one_d, [grid](ag_device d, ag_function f, const Shape& b) {
+         int n = 4099;
+         std::vector<int> values(n);
+         for (int i = 0; i < n; ++i) values[i] = (i * 7) % 13;
+         DeviceBuffer<int> in(d, values), counts(d, grid.x);
+         void* p[] = {in.param(), counts.param(), &n};
+         launch(f, grid, b, p);
+         return std::vector<Bytes>{bytes_of(counts)};
+       }});
+  all.push_back(
+      {"_Z12stride_untilPKfPiS1_if", one_d, [grid](ag_device d, ag_function f, const Shape& b) {
+         int n = 6007;
+         float limit = 9.5f;
+         const size_t threads = grid.x * b.x;
+         DeviceBuffer<float> in(d, ramp(n, 53));
+         DeviceBuffer<int> stopped(d, threads), steps(d, threads);
+         void* p[] = {in.param(), stopped.param(), steps.param(), &n, &limit};
+         launch(f, grid, b, p);
+         return std::vector<Bytes>{bytes_of(stopped), bytes_of(steps)};
+       }});
+  all.push_back({"_Z24stride_end_after_barrierPKfPii", one_d,
+                 [grid](ag_device d, ag_function f, const Shape& b) {
+                   int n = 3001;
+                   DeviceBuffer<float> in(d, ramp(n, 8));
+                   DeviceBuffer<int> out(d, grid.x * b.x);
+                   void* p[] = {in.param(), out.param(), &n};
+                   launch(f, grid, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back(
+      {"_Z17stride_two_phasesPKiPiii", one_d, [grid](ag_device d, ag_function f, const Shape& b) {
+         int n = 5009, step = static_cast<int>(grid.x * b.x);
+         std::vector<int> values(n);
+         for (int i = 0; i < n; ++i) values[i] = (i * 5) % 17 - 8;
+         DeviceBuffer<int> in(d, values), out(d, n);
+         void* p[] = {in.param(), out.param(), &n, &step};
+         launch(f, grid, b, p);
+         return std::vector<Bytes>{bytes_of(out)};
+       }});
+  all.push_back(
+      {"_Z19stride_do_while_endPii", one_d, [grid](ag_device d, ag_function f, const Shape& b) {
+         int n = 4001;
+         DeviceBuffer<int> out(d, std::vector<int>(n, -1));
+         void* p[] = {out.param(), &n};
+         launch(f, grid, b, p);
+         return std::vector<Bytes>{bytes_of(out)};
+       }});
+  all.push_back({"_Z12stride_walksPiii", one_d, [grid](ag_device d, ag_function f, const Shape& b) {
+                   int n = 3001, rounds = 3;
+                   DeviceBuffer<int> out(d, grid.x * b.x * rounds);
+                   void* p[] = {out.param(), &n, &rounds};
+                   launch(f, grid, b, p);
+                   return std::vector<Bytes>{bytes_of(out)};
+                 }});
+  all.push_back(
+      {"_Z16stride_reenteredPiii", one_d, [grid](ag_device d, ag_function f, const Shape& b) {
+         int n = 2003, rounds = 3;
+         DeviceBuffer<int> out(d, std::vector<int>(n, 5));
+         void* p[] = {out.param(), &n, &rounds};
+         launch(f, grid, b, p);
+         return std::vector<Bytes>{bytes_of(out)};
+       }});
+  all.push_back({"_Z9stride_2dPfii", [](const Shape& s) { return s.z == 1; },
+                 [](ag_device d, ag_function f, const Shape& b) {
+                   int rows = 67, cols = 131;
+                   DeviceBuffer<float> m(d, ramp(rows * cols, 29));
+                   void* p[] = {m.param(), &rows, &cols};
+                   launch(f, {2, 3, 1}, b, p);
+                   return std::vector<Bytes>{bytes_of(m)};
+                 }});
+}
+
 void add_ported_kernel_cases(std::vector<Case>& all) {
   for (const char* kernel : {"_Z7reduce0IfEvPT_S1_j", "_Z7reduce1IfEvPT_S1_j",
                              "_Z7reduce2IfEvPT_S1_j", "_Z7reduce3IfEvPT_S1_j"}) {

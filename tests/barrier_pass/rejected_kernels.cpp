@@ -84,3 +84,23 @@ AG_KERNEL(votes_apart_in_a_loop, (int n, AG_GLOBAL int* out)) {
   }
   out[t] = count;
 }
+
+// Levels guarded by `threadIdx.x < limit`, which the pass ends at the limit instead of masking
+// every thread (guarded_loops.cpp): a limit past the block, one inside it, and a negative one,
+// which no thread passes. Each thread adds its index to data[t] at each level it passes.
+AG_KERNEL(guarded_levels, (int low, int mid, AG_GLOBAL int* data)) {
+  int t = (int)threadIdx.x, base = (int)(blockIdx.x * blockDim.x);
+  if (t < mid) data[base + t] += t;
+  __syncthreads();
+  if (t < low) data[base + t] += 1000;
+  __syncthreads();
+  if (t < (int)blockDim.x + 5) data[base + t] += 1;
+}
+
+// A grid-stride loop: each thread adds up every value of its stride.
+AG_KERNEL(strided_sums, (int n, AG_GLOBAL const int* values, AG_GLOBAL int* sums)) {
+  unsigned id = blockIdx.x * blockDim.x + threadIdx.x;
+  int sum = 0;
+  for (unsigned i = id; i < (unsigned)n; i += blockDim.x * gridDim.x) sum += values[i];
+  sums[id] = sum;
+}

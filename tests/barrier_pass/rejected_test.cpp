@@ -121,6 +121,57 @@ TEST(BarrierPassEdges, ThreadsThatReturnBeforeABarrier) {
   expect_made_into_loops("early_return");
 }
 
+// Levels guarded by `threadIdx.x < limit` end at the limit in the loops: each thread's result,
+// for limits inside the block, past it and negative.
+TEST(BarrierPassEdges, GuardedLevelsReachExactlyTheirThreads) {
+  on_both_paths("guarded_levels", [](const char* loops, ag_function kernel) {
+    for (unsigned block : {1u, 7u, 64u, 256u, 1024u}) {
+      for (int mid : {-3, 0, 5, 300, 2000}) {
+        int low = mid / 2 - 1;
+        const unsigned grid = 3;
+        DeviceBuffer<int> data(cpu_device(), std::vector<int>(grid * block, 7));
+        void* params[] = {&low, &mid, data.param()};
+        ASSERT_EQ(AG_SUCCESS,
+                  agLaunchKernel(kernel, grid, 1, 1, block, 1, 1, 0, nullptr, params, nullptr))
+            << last_detail();
+        const std::vector<int> out = data.download();
+        for (unsigned i = 0; i < grid * block; ++i) {
+          const int t = static_cast<int>(i % block);
+          const int expected = 7 + (t < mid ? t : 0) + (t < low ? 1000 : 0) + 1;
+          ASSERT_EQ(expected, out[i]) << "loops " << loops << ", block size " << block
+                                      << ", limits " << low << " and " << mid << ", index " << i;
+        }
+      }
+    }
+  });
+  expect_made_into_loops("guarded_levels");
+}
+
+// A grid-stride loop runs a step at a time for all threads in the loops: each thread's sum.
+TEST(BarrierPassEdges, GridStrideLoopSums) {
+  on_both_paths("strided_sums", [](const char* loops, ag_function kernel) {
+    for (unsigned block : {1u, 7u, 64u, 256u, 1024u}) {
+      int n = 5003;
+      const unsigned grid = 3, threads = grid * block;
+      std::vector<int> values(n);
+      for (int i = 0; i < n; ++i) values[i] = (i * 13) % 101 - 50;
+      DeviceBuffer<int> in(cpu_device(), values), sums(cpu_device(), threads);
+      void* params[] = {&n, in.param(), sums.param()};
+      ASSERT_EQ(AG_SUCCESS,
+                agLaunchKernel(kernel, grid, 1, 1, block, 1, 1, 0, nullptr, params, nullptr))
+          << last_detail();
+      const std::vector<int> out = sums.download();
+      for (unsigned id = 0; id < threads; ++id) {
+        int expected = 0;
+        for (unsigned i = id; i < static_cast<unsigned>(n); i += threads) expected += values[i];
+        ASSERT_EQ(expected, out[id])
+            << "loops " << loops << ", block size " << block << ", thread " << id;
+      }
+    }
+  });
+  expect_made_into_loops("strided_sums");
+}
+
 // Warp functions split the loops as barriers do: each warp's sum, through the loops and fibers.
 TEST(BarrierPassEdges, WarpFunctionsRunInTheLoops) {
   on_both_paths("warp_sums", [](const char* loops, ag_function kernel) {

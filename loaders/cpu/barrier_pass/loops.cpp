@@ -13,10 +13,12 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 #include "work_item_loops.h"
@@ -32,6 +34,12 @@ struct Region {
   SmallSetVector<int, 4> exits;     // 0: the kernel returns; r + 1: region r follows
   bool after_exchange = false;      // starts just after a warp exchange
   bool uniform_exit = false;        // every thread leaves it for the same place
+  // Soft regions (strided_loops.cpp): an iteration of a grid-stride loop. `soft` is the exit code
+  // (r + 1) of the soft region this one leads to by a loop's back edge, or 0; a soft region runs
+  // for the threads that took that edge, and runs again while any takes it again.
+  int soft = 0;
+  bool is_soft = false;
+  bool regular_target = false;  // some region leads to it by a barrier
 };
 
 // Stack slots every thread of the block holds the same value in: only uniform values are stored
@@ -43,6 +51,7 @@ class UniformSlots {
   UniformSlots(Function& entry, const Prepared& prepared) : entry_(entry), prepared_(prepared) {}
 
   SmallPtrSet<AllocaInst*, 16> find(const std::vector<AllocaInst*>& candidates) {
+    uniform_.clear();
     for (AllocaInst* slot : candidates)
       if (slot->getAllocatedType()->isSingleValueType() && !slot->isArrayAllocation())
         uniform_.insert(slot);
@@ -135,16 +144,31 @@ class LoopBuilder {
       : entry_(entry),
         prepared_(prepared),
         context_(entry.getContext()),
-        uniform_values_(entry, prepared) {
+        uniform_values_(entry, prepared),
+        soft_blocks_(prepared.soft_blocks) {
     for (BasicBlock* block : prepared.barrier_blocks) barrier_blocks_.insert(block);
   }
 
-  std::string run() {
-    if (std::string why = find_regions(); !why.empty()) return why;
-    if (std::string why = choose_per_thread_storage(); !why.empty()) return why;
-    PostDominatorTree post_dominators(entry_);  // of the blocks before the rewrite
-    for (Region& region : regions_) region.uniform_exit = exit_is_uniform(region, post_dominators);
-    if (std::string why = choose_scheduling(); !why.empty()) return why;
+  unsigned soft_loops() const { return (unsigned)soft_blocks_.size(); }
+
+  std::string run(std::string& soft_whole_why) {
+    std::string why = plan();
+    if (!why.empty() && !soft_blocks_.empty()) {
+      soft_whole_why = why;
+      // Without the soft back edges the loops stay whole inside their regions, as before.
+      for (BasicBlock* soft : soft_blocks_) barrier_blocks_.erase(soft);
+      soft_blocks_.clear();
+      regions_.clear();
+      region_of_entry_.clear();
+      regions_of_block_.clear();
+      array_of_.clear();
+      uniform_.clear();
+      family_exits_.clear();
+      scheduled_ = false;
+      why = plan();
+    }
+    if (!why.empty()) return why;
+    if (!soft_blocks_.empty()) drop_unneeded_trip_counters();
     std::vector<BasicBlock*> originals;
     for (BasicBlock& block : entry_)
       if (&block != prepared_.prologue) originals.push_back(&block);
@@ -156,6 +180,118 @@ class LoopBuilder {
   }
 
  private:
+  std::string plan() {
+    if (std::string why = find_regions(); !why.empty()) return why;
+    if (std::string why = check_soft_regions(); !why.empty()) return why;
+    if (std::string why = choose_per_thread_storage(); !why.empty()) return why;
+    PostDominatorTree post_dominators(entry_);  // of the blocks before the rewrite
+    for (Region& region : regions_) region.uniform_exit = exit_is_uniform(region, post_dominators);
+    return choose_scheduling();
+  }
+
+  // In a soft family a kLoopTrips marker becomes the pass count, so the real counter behind it
+  // (its argument: a demoted PHI, and the copies demotion made of it) is needed only where a
+  // marker sits outside every family, after a barrier. Elsewhere it would stay a per-thread array
+  // that each pass loads and stores for nothing.
+  void drop_unneeded_trip_counters() {
+    SmallVector<CallInst*, 8> markers;
+    bool needed = false;
+    for (Instruction& instruction : instructions(entry_)) {
+      if (!is_call_to(instruction, kLoopTrips)) continue;
+      markers.push_back(cast<CallInst>(&instruction));
+      auto found = regions_of_block_.find(instruction.getParent());
+      if (found != regions_of_block_.end())
+        for (int r : found->second) needed = needed || !regions_[r].soft;
+    }
+    SmallPtrSet<AllocaInst*, 8> counter;
+    if (needed || markers.empty() || !find_counter(markers, counter)) return;
+    for (CallInst* call : markers)
+      call->setArgOperand(0, ConstantInt::get(call->getArgOperand(0)->getType(), 0));
+    SmallVector<StoreInst*, 8> stores;
+    for (AllocaInst* slot : counter)
+      for (User* user : slot->users())
+        if (auto* store = dyn_cast<StoreInst>(user)) stores.push_back(store);
+    for (StoreInst* store : stores) {  // with the increments and copies that fed them
+      Value* value = store->getValueOperand();
+      store->eraseFromParent();
+      RecursivelyDeleteTriviallyDeadInstructions(value);
+    }
+    for (AllocaInst* slot : counter) {
+      SmallVector<User*, 4> loads(slot->users());  // the markers' own, unused now
+      for (User* load : loads) cast<Instruction>(load)->eraseFromParent();
+      llvm::erase_if(array_of_, [&](auto& pair) { return pair.first == slot; });
+      llvm::erase(uniform_, slot);
+      slot->eraseFromParent();
+    }
+  }
+
+  // The slots of the markers' counter: each stored only with 0, an increment of one of them or a
+  // copy of one, and read only by markers, increments and copies. False if anything else uses them.
+  static bool find_counter(const SmallVector<CallInst*, 8>& markers,
+                           SmallPtrSet<AllocaInst*, 8>& counter) {
+    SmallVector<AllocaInst*, 8> work;
+    auto slot_read_by = [](Value* value) -> AllocaInst* {
+      auto* load = dyn_cast<LoadInst>(value);
+      return load ? dyn_cast<AllocaInst>(load->getPointerOperand()) : nullptr;
+    };
+    auto increment_of = [&](Value* value) -> AllocaInst* {
+      auto* add = dyn_cast<BinaryOperator>(value);
+      if (!add || add->getOpcode() != Instruction::Add ||
+          add->getOperand(1) != ConstantInt::get(add->getType(), 1))
+        return nullptr;
+      return slot_read_by(add->getOperand(0));
+    };
+    for (CallInst* call : markers) {
+      AllocaInst* slot = slot_read_by(call->getArgOperand(0));
+      if (!slot) return false;
+      work.push_back(slot);
+    }
+    while (!work.empty()) {
+      AllocaInst* slot = work.pop_back_val();
+      if (!counter.insert(slot).second) continue;
+      for (User* user : slot->users()) {
+        if (auto* store = dyn_cast<StoreInst>(user)) {
+          Value* value = store->getValueOperand();
+          if (store->getPointerOperand() != slot) return false;
+          if (auto* zero = dyn_cast<ConstantInt>(value); zero && zero->isZero()) continue;
+          AllocaInst* from = slot_read_by(value);
+          if (!from) from = increment_of(value);
+          if (!from) return false;
+          work.push_back(from);
+          continue;
+        }
+        auto* load = dyn_cast<LoadInst>(user);
+        if (!load || load->getPointerOperand() != slot) return false;
+        for (User* reader : load->users()) {
+          if (llvm::is_contained(markers, reader)) continue;
+          Value* stored = reader;
+          if (isa<BinaryOperator>(reader)) {
+            if (!increment_of(reader) || !reader->hasOneUse()) return false;
+            stored = reader->user_back();
+          }
+          auto* copy = dyn_cast<StoreInst>(stored);
+          auto* into = copy ? dyn_cast<AllocaInst>(copy->getPointerOperand()) : nullptr;
+          if (!into) return false;
+          work.push_back(into);
+        }
+      }
+    }
+    return true;
+  }
+
+  // A soft region is entered only by its loop's back edge and leads back to itself; the regular
+  // exits of a soft region and of the regions that lead to it form one set (family_exits_), as
+  // its threads and theirs meet at the same barrier.
+  std::string check_soft_regions() {
+    for (size_t r = 0; r < regions_.size(); ++r) {
+      const Region& region = regions_[r];
+      if (region.is_soft && (region.regular_target || region.soft != (int)r + 1))
+        return "a grid-stride loop's iteration is not a region of its own";
+      if (region.soft) family_exits_[region.soft].insert(region.exits.begin(), region.exits.end());
+    }
+    return "";
+  }
+
   // The block a barrier block leads to, past any barriers that follow it directly.
   BasicBlock* past_barriers(BasicBlock* block) const {
     for (size_t steps = 0; barrier_blocks_.count(block); ++steps) {
@@ -183,6 +319,7 @@ class LoopBuilder {
       std::vector<BasicBlock*> order{regions_[r].entry};
       SmallPtrSet<BasicBlock*, 32> seen{regions_[r].entry};
       SmallSetVector<int, 4> exits;
+      int soft = 0;
       for (size_t i = 0; i < order.size(); ++i) {
         if (isa<ReturnInst>(order[i]->getTerminator())) exits.insert(0);
         for (BasicBlock* next : successors(order[i])) {
@@ -190,7 +327,14 @@ class LoopBuilder {
             BasicBlock* start = past_barriers(next);
             if (!start) return "it loops over barriers alone";
             const int after = region_at(start);
+            if (soft_blocks_.count(next)) {
+              if (soft && soft != after + 1) return "two grid-stride loops share a region";
+              soft = after + 1;
+              regions_[after].is_soft = true;
+              continue;
+            }
             exits.insert(after + 1);
+            regions_[after].regular_target = true;
             if (leads_past_exchange(next)) regions_[after].after_exchange = true;
           } else if (seen.insert(next).second) {
             order.push_back(next);
@@ -200,6 +344,7 @@ class LoopBuilder {
       for (BasicBlock* block : order) regions_of_block_[block].insert((int)r);
       regions_[r].blocks = std::move(order);
       regions_[r].exits = std::move(exits);
+      regions_[r].soft = soft;
     }
     return "";
   }
@@ -208,6 +353,7 @@ class LoopBuilder {
   // that belong to no other region, and its address never escapes.
   bool needs_copy_per_thread(AllocaInst* alloca) {
     if (regions_.size() == 1) return false;
+    if (std::optional<bool> live = live_into_a_region(alloca)) return *live;
     SmallVector<Value*, 8> pointers{alloca};
     int region = -1;
     while (!pointers.empty()) {
@@ -237,20 +383,102 @@ class LoopBuilder {
     return false;
   }
 
+  // For a slot that is only loaded and stored whole (each value demoted by prepare()): whether
+  // some region reads it before storing it, so that its value crosses from one region (or run of
+  // a region) to the next, where threads interleave. Only such a slot needs a copy per thread; one
+  // that each region stores before it reads stays one, and SROA makes it a register. Empty for
+  // other slots.
+  std::optional<bool> live_into_a_region(AllocaInst* slot) {
+    Type* type = slot->getAllocatedType();
+    for (User* user : slot->users()) {
+      if (auto* load = dyn_cast<LoadInst>(user); load && load->getType() == type) {
+        if (load->getParent() == prepared_.prologue) return true;
+        continue;
+      }
+      auto* store = dyn_cast<StoreInst>(user);
+      if (!store || store->getPointerOperand() != slot ||
+          store->getValueOperand()->getType() != type)
+        return std::nullopt;
+    }
+    for (const Region& region : regions_)
+      if (read_before_stored(slot, region)) return true;
+    return false;
+  }
+
+  // Forward must-analysis over the region's blocks: stored on every path from its entry.
+  bool read_before_stored(AllocaInst* slot, const Region& region) const {
+    SmallPtrSet<BasicBlock*, 32> members(region.blocks.begin(), region.blocks.end());
+    DenseMap<BasicBlock*, bool> stored_at_end;
+    for (BasicBlock* block : region.blocks) stored_at_end[block] = true;  // optimistic
+    auto stored_at_start = [&](BasicBlock* block) {
+      if (block == region.entry) return false;
+      bool all = true;
+      for (BasicBlock* before : predecessors(block))
+        if (members.count(before)) all = all && stored_at_end[before];
+      return all;
+    };
+    auto stores = [&](Instruction& instruction) {
+      auto* store = dyn_cast<StoreInst>(&instruction);
+      return store && store->getPointerOperand() == slot;
+    };
+    auto loads = [&](Instruction& instruction) {
+      auto* load = dyn_cast<LoadInst>(&instruction);
+      return load && load->getPointerOperand() == slot;
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (BasicBlock* block : region.blocks) {
+        bool stored = stored_at_start(block);
+        for (Instruction& instruction : *block) stored = stored || stores(instruction);
+        if (stored_at_end[block] != stored) {
+          stored_at_end[block] = stored;
+          changed = true;
+        }
+      }
+    }
+    for (BasicBlock* block : region.blocks) {
+      bool stored = stored_at_start(block);
+      for (Instruction& instruction : *block) {
+        if (loads(instruction) && !stored) return true;
+        stored = stored || stores(instruction);
+      }
+    }
+    return false;
+  }
+
   std::string choose_per_thread_storage() {
-    std::vector<AllocaInst*> crossing;
+    std::vector<AllocaInst*> slots, crossing;
     for (Instruction& instruction : *prepared_.prologue)
       if (auto* alloca = dyn_cast<AllocaInst>(&instruction);
-          alloca && !alloca->getMetadata(kPerThreadMetadata) && needs_copy_per_thread(alloca))
-        crossing.push_back(alloca);
-    const SmallPtrSet<AllocaInst*, 16> uniform = uniform_values_.find(crossing);
+          alloca && !alloca->getMetadata(kPerThreadMetadata)) {
+        slots.push_back(alloca);
+        if (needs_copy_per_thread(alloca)) crossing.push_back(alloca);
+      }
+    // Over every slot, so that a block-wide value passing through one that stays shared (a loop
+    // counter each region stores before it reads) still counts as block-wide.
+    const SmallPtrSet<AllocaInst*, 16> uniform = uniform_values_.find(slots);
     for (AllocaInst* alloca : crossing) {
-      if (uniform.count(alloca))
+      if (uniform.count(alloca) && !stored_in_soft_family(alloca))
         uniform_.push_back(alloca);
       else
         array_of_.push_back({alloca, nullptr});
     }
     return check_bytes_per_thread();
+  }
+
+  // A soft region and the regions that lead to it run the same blocks for different threads at
+  // different times, so a block-wide slot stored there would see one group's stores before the
+  // next group reads it: such a slot gets a copy per thread.
+  bool stored_in_soft_family(AllocaInst* slot) const {
+    for (User* user : slot->users()) {
+      auto* store = dyn_cast<StoreInst>(user);
+      if (!store) continue;
+      auto found = regions_of_block_.find(store->getParent());
+      if (found == regions_of_block_.end()) continue;
+      for (int r : found->second)
+        if (regions_[r].soft) return true;
+    }
+    return false;
   }
 
   std::string check_bytes_per_thread() const {
@@ -278,6 +506,8 @@ class LoopBuilder {
       }
       scheduled_ = scheduled_ || (waits > 1 && exchange && !region.uniform_exit);
     }
+    if (scheduled_ && !soft_blocks_.empty())
+      return "a grid-stride loop in a block whose threads wait at warp functions apart";
     if (scheduled_ && regions_.size() > 254)
       return "it has more than 254 barriers and warp functions some threads may take apart";
     if (scheduled_ && !entry_.getParent()->getFunction(kSchedule))
@@ -310,14 +540,24 @@ class LoopBuilder {
     }
     // Threads that return before a barrier the others wait at (which CUDA allows since Volta)
     // are marked done and skipped by the later regions.
-    for (const Region& region : regions_)
-      needs_done_ =
-          needs_done_ || (region.exits.size() > 1 && region.exits.count(0) && !region.uniform_exit);
+    for (const Region& region : regions_) {
+      const SmallSetVector<int, 4>& exits = regular_exits(region);
+      needs_done_ = needs_done_ ||
+                    (exits.size() > 1 && exits.count(0) && (region.soft || !region.uniform_exit));
+    }
     needs_done_ = needs_done_ && !scheduled_;  // there wait_at_ says who returned
     if (scheduled_) {
       wait_at_ = builder.CreateAlloca(ArrayType::get(i8, kMaxThreads), nullptr, "wi.wait_at");
       wait_at_->setMetadata(kPerThreadMetadata, MDNode::get(context_, {}));
       builder.CreateMemSet(wait_at_, builder.getInt8(1), kMaxThreads, MaybeAlign(16));
+    }
+    if (!soft_blocks_.empty()) {
+      // Per thread: 1 while it is in a grid-stride loop; written for every thread by each region
+      // that leads into the loop, before the loop's region reads it.
+      in_loop_ = builder.CreateAlloca(ArrayType::get(i8, kMaxThreads), nullptr, "wi.in_loop");
+      in_loop_->setMetadata(kPerThreadMetadata, MDNode::get(context_, {}));
+      again_ = builder.CreateAlloca(builder.getInt1Ty(), nullptr, "wi.again");
+      trips_ = builder.CreateAlloca(builder.getInt64Ty(), nullptr, "wi.trips");
     }
     if (needs_done_) {
       done_ = builder.CreateAlloca(ArrayType::get(i8, kMaxThreads), nullptr, "wi.done");
@@ -355,6 +595,12 @@ class LoopBuilder {
   }
 
   BasicBlock* target_of(int exit) const { return exit == 0 ? returned_ : starts_[exit - 1]; }
+
+  // Where a region's threads may wait once no thread of the block is in its grid-stride loop.
+  const SmallSetVector<int, 4>& regular_exits(const Region& region) const {
+    if (!region.soft) return region.exits;
+    return family_exits_.find(region.soft)->second;
+  }
 
   // Once per block before the loops of a region that follows a warp exchange: the values the
   // lanes gave, where the lanes read them while they give their next ones, and, where threads
@@ -428,8 +674,10 @@ class LoopBuilder {
 
   void emit_region(size_t r) {
     const Region& region = regions_[r];
-    const bool check_agreement = !scheduled_ && region.exits.size() > 1 && !region.uniform_exit;
-    const bool several_exits = !scheduled_ && (region.exits.size() > 1 || needs_done_);
+    const SmallSetVector<int, 4> exits = regular_exits(region);
+    const bool check_agreement =
+        !scheduled_ && exits.size() > 1 && (region.soft || !region.uniform_exit);
+    const bool several_exits = !scheduled_ && (exits.size() > 1 || needs_done_);
     auto block = [&](const char* name) {
       return BasicBlock::Create(context_, Twine("wi.") + name + Twine(r), &entry_);
     };
@@ -440,8 +688,20 @@ class LoopBuilder {
     IRBuilder<> builder(starts_[r]);
     Type* i32 = builder.getInt32Ty();
     if (region.after_exchange) share_exchanged_values(builder, r);
-    if (check_agreement || needs_done_) builder.CreateStore(builder.getInt32(-1), next_);
-    if (check_agreement) builder.CreateStore(builder.getFalse(), diverged_);
+    // A soft region goes on with what the threads before it recorded.
+    if (!region.is_soft) {
+      if (check_agreement || needs_done_ || (region.soft && several_exits))
+        builder.CreateStore(builder.getInt32(-1), next_);
+      if (check_agreement) builder.CreateStore(builder.getFalse(), diverged_);
+    }
+    if (region.soft) {
+      builder.CreateStore(builder.getFalse(), again_);
+      Value* passes = region.is_soft
+                          ? builder.CreateAdd(builder.CreateLoad(builder.getInt64Ty(), trips_),
+                                              builder.getInt64(1))
+                          : builder.getInt64(0);
+      builder.CreateStore(passes, trips_);
+    }
     BasicBlock* before_loops = builder.GetInsertBlock();
     builder.CreateBr(z_head);
     builder.SetInsertPoint(z_head);
@@ -470,9 +730,13 @@ class LoopBuilder {
       Value* index = count == 1 ? linear : builder.CreateMul(linear, builder.getInt64(count));
       map[alloca] = builder.CreateInBoundsGEP(alloca->getAllocatedType(), array, index);
     }
-    Value* done = nullptr;
+    Value* done =
+        needs_done_ ? builder.CreateInBoundsGEP(builder.getInt8Ty(), done_, linear) : nullptr;
     Value* waits = nullptr;
     BasicBlock* skipped = nullptr;
+    BasicBlock* idle = nullptr;
+    Value* in_loop = nullptr;
+    if (region.soft) in_loop = builder.CreateInBoundsGEP(builder.getInt8Ty(), in_loop_, linear);
     if (scheduled_) {  // only the threads waiting for this region run it
       waits = builder.CreateInBoundsGEP(builder.getInt8Ty(), wait_at_, linear);
       LoadInst* here = builder.CreateLoad(builder.getInt8Ty(), waits);
@@ -480,15 +744,12 @@ class LoopBuilder {
       BasicBlock* active = block("active");
       builder.CreateCondBr(builder.CreateICmpEQ(here, builder.getInt8(r + 1)), active, x_latch);
       builder.SetInsertPoint(active);
-    } else if (needs_done_) {
-      done = builder.CreateInBoundsGEP(builder.getInt8Ty(), done_, linear);
-      LoadInst* is_done = builder.CreateLoad(builder.getInt8Ty(), done);
-      is_done->setMetadata(LLVMContext::MD_access_group, accesses);
-      skipped = block("skipped");
-      BranchInst::Create(x_latch, skipped);
-      BasicBlock* active = block("active");
-      builder.CreateCondBr(builder.CreateICmpNE(is_done, builder.getInt8(0)), skipped, active);
-      builder.SetInsertPoint(active);
+    } else if (region.is_soft) {  // only the threads still in the loop run it
+      idle = skip_unless(builder, in_loop, /*run_if_set=*/true, block("idle"), block("active"),
+                         x_latch, accesses);
+    } else if (needs_done_) {  // threads that returned do not
+      skipped = skip_unless(builder, done, /*run_if_set=*/false, block("skipped"), block("active"),
+                            x_latch, accesses);
     }
     // A uniform slot: each thread starts the region from the block's value, and the last thread's
     // value (every thread's) becomes the block's after it. SROA makes both registers.
@@ -511,8 +772,9 @@ class LoopBuilder {
 
     // Exits go to the x latch through one block per destination, which says where it was.
     builder.SetInsertPoint(x_latch);
-    PHINode* exit = several_exits ? builder.CreatePHI(i32, 4, "wi.exit") : nullptr;
+    PHINode* exit = several_exits || region.soft ? builder.CreatePHI(i32, 4, "wi.exit") : nullptr;
     if (skipped) exit->addIncoming(builder.getInt32(-1), skipped);
+    if (idle) exit->addIncoming(builder.getInt32(-2), idle);
     DenseMap<int, BasicBlock*> exit_blocks;
     auto exit_block = [&](int code) {
       BasicBlock*& found = exit_blocks[code];
@@ -538,6 +800,13 @@ class LoopBuilder {
           auto* dim = cast<ConstantInt>(cast<CallInst>(instruction).getArgOperand(1));
           instruction.replaceAllUsesWith(counters[std::min<uint64_t>(dim->getZExtValue(), 2)]);
           instruction.eraseFromParent();
+        } else if (is_call_to(instruction, kLoopTrips)) {
+          // The same for every thread still in the loop: the soft family's pass count.
+          Value* trips = region.soft
+                             ? (Value*)new LoadInst(builder.getInt64Ty(), trips_, "", &instruction)
+                             : cast<CallInst>(instruction).getArgOperand(0);
+          instruction.replaceAllUsesWith(trips);
+          instruction.eraseFromParent();
         } else if (is_call_to(instruction, kExitedLanes)) {
           instruction.replaceAllUsesWith(exited_lanes(&cast<CallInst>(instruction), accesses));
           instruction.eraseFromParent();
@@ -556,7 +825,10 @@ class LoopBuilder {
       }
     }
 
-    if (needs_done_) {
+    if (region.soft) {
+      record_soft_exit(builder, region, exit, done, in_loop, accesses, check_agreement,
+                       several_exits);
+    } else if (needs_done_) {
       // Exit -1: skipped (done before), 0: returns now (done from here on), k > 0: barrier k.
       StoreInst* mark = builder.CreateStore(
           builder.CreateZExt(builder.CreateICmpSLT(exit, builder.getInt32(1)), builder.getInt8Ty()),
@@ -605,12 +877,21 @@ class LoopBuilder {
     builder.SetInsertPoint(after);
     for (auto& [slot, copy] : copies)
       builder.CreateStore(builder.CreateLoad(slot->getAllocatedType(), copy), slot);
+    if (region.soft) {  // again while a thread is in the loop, then on to the regular exits
+      BasicBlock* onward = block("onward");
+      builder.CreateCondBr(builder.CreateLoad(builder.getInt1Ty(), again_),
+                           starts_[region.soft - 1], onward);
+      builder.SetInsertPoint(onward);
+    }
     if (scheduled_) {
       builder.CreateBr(schedule_);
-    } else if (region.exits.empty()) {
-      builder.CreateUnreachable();
-    } else if (region.exits.size() == 1) {
-      builder.CreateBr(target_of(region.exits[0]));
+    } else if (exits.empty()) {
+      if (region.soft)  // no thread left the loop for a barrier: every one returned
+        builder.CreateBr(returned_);
+      else
+        builder.CreateUnreachable();
+    } else if (exits.size() == 1) {
+      builder.CreateBr(target_of(exits[0]));
     } else {
       BasicBlock* dispatch = block("dispatch");
       if (check_agreement)
@@ -623,10 +904,58 @@ class LoopBuilder {
       if (needs_done_)  // -1: every thread still running returned
         next = builder.CreateSelect(builder.CreateICmpEQ(next, builder.getInt32(-1)),
                                     builder.getInt32(0), next);
-      SwitchInst* choice =
-          builder.CreateSwitch(next, target_of(region.exits[0]), region.exits.size());
-      for (int code : region.exits) choice->addCase(builder.getInt32(code), target_of(code));
+      SwitchInst* choice = builder.CreateSwitch(next, target_of(exits[0]), exits.size());
+      for (int code : exits) choice->addCase(builder.getInt32(code), target_of(code));
     }
+  }
+
+  // Runs the rest of the thread loop's body only for threads whose byte at `flag` is set (or
+  // clear); the others go through `skipped` to the latch. Returns `skipped`.
+  BasicBlock* skip_unless(IRBuilder<>& builder, Value* flag, bool run_if_set, BasicBlock* skipped,
+                          BasicBlock* active, BasicBlock* latch, MDNode* accesses) {
+    LoadInst* value = builder.CreateLoad(builder.getInt8Ty(), flag);
+    value->setMetadata(LLVMContext::MD_access_group, accesses);
+    BranchInst::Create(latch, skipped);
+    Value* set = builder.CreateICmpNE(value, builder.getInt8(0));
+    builder.CreateCondBr(set, run_if_set ? active : skipped, run_if_set ? skipped : active);
+    builder.SetInsertPoint(active);
+    return skipped;
+  }
+
+  // After each thread of a region that leads into a grid-stride loop (or is its iteration): whether
+  // it is in the loop now, whether any thread is, and, for the others, the done marks and the
+  // agreement on the barrier as in other regions. Exit -2: idle in the loop's region (already out
+  // of the loop), -1: skipped (done before), 0: returns, region.soft: takes the back edge.
+  void record_soft_exit(IRBuilder<>& builder, const Region& region, Value* exit, Value* done,
+                        Value* in_loop, MDNode* accesses, bool check_agreement,
+                        bool several_exits) {
+    Type* i8 = builder.getInt8Ty();
+    Value* looping = builder.CreateICmpEQ(exit, builder.getInt32(region.soft));
+    StoreInst* stays = builder.CreateStore(builder.CreateZExt(looping, i8), in_loop);
+    stays->setMetadata(LLVMContext::MD_access_group, accesses);
+    builder.CreateStore(builder.CreateOr(builder.CreateLoad(builder.getInt1Ty(), again_), looping),
+                        again_);
+    Value* idle = builder.CreateICmpEQ(exit, builder.getInt32(-2));
+    if (done) {
+      LoadInst* before = builder.CreateLoad(i8, done);
+      before->setMetadata(LLVMContext::MD_access_group, accesses);
+      Value* now = builder.CreateZExt(builder.CreateICmpSLT(exit, builder.getInt32(1)), i8);
+      StoreInst* mark = builder.CreateStore(builder.CreateSelect(idle, before, now), done);
+      mark->setMetadata(LLVMContext::MD_access_group, accesses);
+    }
+    // A barrier (or, where no thread returns while others wait, a return) this thread waits at.
+    Value* waits = builder.CreateICmpSGE(exit, builder.getInt32(done ? 1 : 0));
+    waits = builder.CreateAnd(waits, builder.CreateNot(looping));
+    if (!several_exits) return;
+    Value* previous = builder.CreateLoad(builder.getInt32Ty(), next_);
+    if (check_agreement) {
+      Value* differs = builder.CreateAnd(
+          waits, builder.CreateAnd(builder.CreateICmpNE(previous, builder.getInt32(-1)),
+                                   builder.CreateICmpNE(previous, exit)));
+      builder.CreateStore(
+          builder.CreateOr(builder.CreateLoad(builder.getInt1Ty(), diverged_), differs), diverged_);
+    }
+    builder.CreateStore(builder.CreateSelect(waits, exit, previous), next_);
   }
 
   // Where a thread leaves the region is the same for all threads when no branch on a non-uniform
@@ -716,6 +1045,11 @@ class LoopBuilder {
   AllocaInst* wait_at_ = nullptr;   // scheduled: per thread, 0 returned, r + 1 waits for region r
   BasicBlock* schedule_ = nullptr;  // scheduled: picks the next region
   AllocaInst* done_ = nullptr;      // per thread: returned already
+  SmallPtrSet<BasicBlock*, 4> soft_blocks_;             // grid-stride loops' back edges
+  DenseMap<int, SmallSetVector<int, 4>> family_exits_;  // by soft exit code: regular exits
+  AllocaInst* in_loop_ = nullptr;                       // per thread: in the grid-stride loop
+  AllocaInst* again_ = nullptr;     // some thread took the loop's back edge in this pass
+  AllocaInst* trips_ = nullptr;     // back edges taken by the threads still in the loop
   AllocaInst* next_ = nullptr;      // where the last thread left the region
   AllocaInst* diverged_ = nullptr;  // whether two threads left it for different places
   BasicBlock* returned_ = nullptr;
@@ -725,8 +1059,11 @@ class LoopBuilder {
 
 }  // namespace
 
-std::string build_loops(Function& entry, const Prepared& prepared) {
-  return LoopBuilder(entry, prepared).run();
+std::string build_loops(Function& entry, const Prepared& prepared, SoftLoops& soft) {
+  LoopBuilder builder(entry, prepared);
+  std::string why = builder.run(soft.whole_why);
+  soft.kept = why.empty() ? builder.soft_loops() : 0;
+  return why;
 }
 
 }  // namespace anygpu_pass

@@ -139,10 +139,11 @@ std::string rewrite(Function& entry, FunctionAnalysisManager& analyses) {
     if (verbosity() >= 2) entry.print(errs());
     why = prepare(entry, prepared);
   }
-  if (why.empty()) why = build_loops(entry, prepared);
+  SoftLoops soft;
+  if (why.empty()) why = build_loops(entry, prepared, soft);
   // After the loops: the plain accesses it leaves carry no parallel mark, so the vectorizer
   // checks them itself (two threads may add to the same shared counter).
-  unsigned lowered = 0;
+  unsigned lowered = 0, shortened = 0;
   if (why.empty()) lowered = lower_block_local_atomics(entry);
   if (why.empty() && verifyFunction(entry, &errs()))
     why = "internal error: the rewritten entry does not verify";
@@ -155,8 +156,18 @@ std::string rewrite(Function& entry, FunctionAnalysisManager& analyses) {
       lowered += more;
       analyses.invalidate(entry, PreservedAnalyses::none());
     }
+    shortened = shorten_guarded_thread_loops(entry, analyses);
     drop_unsafe_parallel_marks(entry, analyses);
   }
+  if (shortened && verbosity() >= 1)
+    errs() << "anygpu barrier pass: " << entry.getName() << ": " << shortened
+           << " thread loop(s) end where their `threadIdx.x < d` guard does\n";
+  if (why.empty() && soft.kept && verbosity() >= 1)
+    errs() << "anygpu barrier pass: " << entry.getName() << ": " << soft.kept
+           << " grid-stride loop(s) run a step at a time for all threads\n";
+  if (why.empty() && !soft.whole_why.empty() && verbosity() >= 1)
+    errs() << "anygpu barrier pass: " << entry.getName()
+           << ": grid-stride loops stay whole loops: " << soft.whole_why << "\n";
   if (lowered && verbosity() >= 1)
     errs() << "anygpu barrier pass: " << entry.getName() << ": " << lowered
            << " shared-memory atomics made plain\n";

@@ -79,6 +79,39 @@ class Uniforms {
  public:
   Uniforms(Function& entry) : params_(entry.getArg(0)), ctx_(entry.getArg(1)) {}
 
+  // Hoisting gathers copies of one value: the same launch field loaded in several places, which
+  // the optimizer could not merge across stores to global memory (it cannot tell they do not
+  // write the context). One of each stays, PHIs of them fold, and what they feed may count as
+  // shared in turn: hoist again after this.
+  bool merge_copies(Function& entry, BasicBlock& prologue) {
+    bool merged = false;
+    SmallVector<Instruction*, 32> kept;
+    for (Instruction& instruction : make_early_inc_range(prologue)) {
+      if (!hoisted_.count(&instruction)) continue;
+      Instruction* same = nullptr;
+      for (Instruction* earlier : kept)
+        if (earlier->isIdenticalTo(&instruction)) same = earlier;
+      if (!same) {
+        kept.push_back(&instruction);
+        continue;
+      }
+      instruction.replaceAllUsesWith(same);
+      hoisted_.erase(&instruction);
+      instruction.eraseFromParent();
+      merged = true;
+    }
+    for (BasicBlock& block : entry)
+      for (PHINode& phi : make_early_inc_range(block.phis())) {
+        Value* only = phi.hasConstantValue();
+        if (only && only != &phi && is_shared(only)) {
+          phi.replaceAllUsesWith(only);
+          phi.eraseFromParent();
+          merged = true;
+        }
+      }
+    return merged;
+  }
+
   void hoist(BasicBlock& body, BasicBlock& prologue) {
     ReversePostOrderTraversal<BasicBlock*> order(&body);
     for (BasicBlock* block : order)
@@ -291,6 +324,42 @@ void lower_warp_exchanges(Function& entry, BasicBlock& prologue, Prepared& out,
   }
 }
 
+// Whether `pointer` is the source file's current-context pointer (kernel_host.h's agk_current_ctx)
+// as llvm.threadlocal.address gives it.
+bool is_current_context(const Value* pointer) {
+  const auto* address = dyn_cast<IntrinsicInst>(pointer);
+  if (!address || address->getIntrinsicID() != Intrinsic::threadlocal_address) return false;
+  const auto* variable = dyn_cast<GlobalVariable>(address->getArgOperand(0));
+  return variable && variable->getName().contains("agk_current_ctx");
+}
+
+// The block entry points the thread-local context pointer at its own context before anything else
+// and only ever stores that context again, so every load of it is the entry's `ctx` argument. A
+// call the optimizer cannot see through (the thread-local wrapper of an extern __shared__ array)
+// keeps it from forwarding the store itself; without this, blockDim and gridDim would not count
+// as values the block shares.
+void forward_current_context(Function& entry) {
+  Value* ctx = entry.getArg(1);
+  SmallVector<LoadInst*, 16> loads;
+  for (Instruction& instruction : instructions(entry)) {
+    if (auto* store = dyn_cast<StoreInst>(&instruction);
+        store && is_current_context(store->getPointerOperand())) {
+      auto* reloaded = dyn_cast<LoadInst>(store->getValueOperand());
+      if (store->getValueOperand() != ctx &&
+          !(reloaded && is_current_context(reloaded->getPointerOperand())))
+        return;
+    }
+    if (auto* load = dyn_cast<LoadInst>(&instruction);
+        load && load->isSimple() && load->getType() == ctx->getType() &&
+        is_current_context(load->getPointerOperand()))
+      loads.push_back(load);
+  }
+  for (LoadInst* load : loads) {
+    load->replaceAllUsesWith(ctx);
+    load->eraseFromParent();
+  }
+}
+
 void drop_lifetime_markers(Function& entry) {
   for (Instruction& instruction : make_early_inc_range(instructions(entry)))
     if (auto* intrinsic = dyn_cast<IntrinsicInst>(&instruction))
@@ -315,7 +384,10 @@ std::string prepare(Function& entry, Prepared& out) {
   BranchInst::Create(body, prologue);
   for (Instruction& instruction : make_early_inc_range(*body))
     if (isa<AllocaInst>(instruction)) instruction.moveBefore(prologue->getTerminator());
-  Uniforms(entry).hoist(*body, *prologue);
+  forward_current_context(entry);
+  Uniforms uniforms(entry);
+  uniforms.hoist(*body, *prologue);
+  if (uniforms.merge_copies(entry, *prologue)) uniforms.hoist(*body, *prologue);
   split_local_ids(entry);
   SmallPtrSet<CallInst*, 8> exchange_barriers;
   lower_warp_exchanges(entry, *prologue, out, exchange_barriers);
@@ -332,6 +404,9 @@ std::string prepare(Function& entry, Prepared& out) {
     out.barrier_blocks.push_back(block);
     if (exchange_barriers.count(barrier)) out.exchange_blocks.insert(block);
   }
+
+  out.prologue = prologue;
+  const std::vector<StridedLoop> strided = find_strided_loops(entry, out);
 
   Rematerializer(*prologue).run(entry);
 
@@ -350,8 +425,8 @@ std::string prepare(Function& entry, Prepared& out) {
         crossing.push_back(&instruction);
   }
   for (Instruction* instruction : crossing) DemoteRegToStack(*instruction, false, alloca_point);
+  add_soft_back_edges(entry, strided, out);
 
-  out.prologue = prologue;
   out.body = body;
   return "";
 }

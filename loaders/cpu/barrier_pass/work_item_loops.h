@@ -25,6 +25,9 @@ inline constexpr const char* kWarpExchange = "agk_wi_warp_exchange";
 // i64(i32 linear thread id): the lanes of that thread's warp that returned before the exchange
 // the call follows. Made by prepare(), replaced by build_loops().
 inline constexpr const char* kExitedLanes = "agk_wi_exited_lanes";
+// i64(i64 counter): how many times the thread took its grid-stride loop's back edge. Made by
+// find_strided_loops(); build_loops() makes it the soft region's pass count, or the counter.
+inline constexpr const char* kLoopTrips = "agk_wi_loop_trips";
 // i32(wait_at, masks, after_exchange, threads, warp_size): the next region of a block whose threads
 // may wait at a warp exchange and elsewhere at once (warp_host.h).
 inline constexpr const char* kSchedule = "agk_wi_schedule";
@@ -54,6 +57,14 @@ struct Prepared {
   llvm::AllocaInst* given = nullptr;  // [kMaxThreads x i64], or null without warp functions
   llvm::AllocaInst* taken = nullptr;  // the same
   llvm::AllocaInst* masks = nullptr;  // the same: the mask each lane gave with its value
+  // Barrier blocks that are the back edges of grid-stride loops (strided_loops.cpp): the region
+  // after one runs again for the threads still in the loop, before any thread goes on.
+  llvm::SmallPtrSet<llvm::BasicBlock*, 4> soft_blocks;
+};
+
+struct StridedLoop {
+  llvm::BasicBlock* header;
+  llvm::BasicBlock* latch;
 };
 
 bool is_call_to(const llvm::Instruction& instruction, llvm::StringRef name);
@@ -66,9 +77,22 @@ std::string inline_calls(llvm::Function& entry);
 // every value used outside its basic block that cannot be recomputed there.
 std::string prepare(llvm::Function& entry, Prepared& out);
 
+// Before demotion: the outermost barrier-free loops that step an induction variable by a
+// block-wide value (grid-stride loops), at most one between two barriers; none with warp
+// functions. Needs the prologue and the barrier blocks.
+std::vector<StridedLoop> find_strided_loops(llvm::Function& entry, const Prepared& prepared);
+
+// After demotion: a soft barrier block on each such loop's back edge.
+void add_soft_back_edges(llvm::Function& entry, const std::vector<StridedLoop>& loops,
+                         Prepared& out);
+
 // Splits the prepared entry into regions between barriers and runs each as loops over the
-// threads. Returns why it cannot, or an empty string.
-std::string build_loops(llvm::Function& entry, const Prepared& prepared);
+// threads. Returns why it cannot, or an empty string, and what became of its grid-stride loops.
+struct SoftLoops {
+  unsigned kept = 0;      // run a step at a time for all threads
+  std::string whole_why;  // else, where there were some: why they stay whole loops
+};
+std::string build_loops(llvm::Function& entry, const Prepared& prepared, SoftLoops& soft);
 
 // Makes the atomics on thread-local storage (a block's shared memory) plain read-modify-writes:
 // no other OS thread can see them. Returns how many it lowered.
@@ -77,6 +101,11 @@ unsigned lower_block_local_atomics(llvm::Function& entry);
 // Takes back the parallel mark of thread loops that still touch a stack slot every thread shares
 // (a private array the cleanup could not make registers): their iterations would clobber it.
 void drop_unsafe_parallel_marks(llvm::Function& entry, llvm::FunctionAnalysisManager& analyses);
+
+// After the clean-up: thread loops whose body is guarded by `threadIdx.x < d` end at d. Returns how
+// many it shortened.
+unsigned shorten_guarded_thread_loops(llvm::Function& entry,
+                                      llvm::FunctionAnalysisManager& analyses);
 
 // Scalar cleanup after inlining, and after the rewrite so that the vectorizer sees plain loops.
 void clean_up(llvm::Function& entry, llvm::FunctionAnalysisManager& analyses, bool rewritten);

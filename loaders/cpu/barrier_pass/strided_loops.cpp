@@ -1,0 +1,160 @@
+// Grid-stride loops (`for (i = global_id; i < n; i += blockDim.x * gridDim.x)`), the loop CUDA
+// programmers write to cover any size with any grid. Inside a thread loop each thread would walk
+// its own strided sequence to the end before the next thread starts: the vectorizer cannot widen
+// the thread loop around it (an outer loop) and the walk touches a new cache line at every step.
+// A soft back edge instead makes each iteration of such a loop a region of its own, run for all
+// the threads that are still in the loop before any goes on (build_loops, "soft regions"): the
+// thread loop becomes the inner one, consecutive threads read consecutive addresses, and the
+// vectorizer widens it. Each thread still runs its iterations in order; only the interleaving of
+// threads changes, which CUDA leaves open between barriers.
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "work_item_loops.h"
+
+using namespace llvm;
+
+namespace anygpu_pass {
+namespace {
+
+bool has_barrier(const Loop& loop, const Prepared& prepared) {
+  for (BasicBlock* block : loop.blocks())
+    if (std::find(prepared.barrier_blocks.begin(), prepared.barrier_blocks.end(), block) !=
+        prepared.barrier_blocks.end())
+      return true;
+  return false;
+}
+
+// An induction variable stepped by a value the whole block shares and that is not a constant:
+// the stride of a grid-stride loop (blockDim.x * gridDim.x, or a parameter).
+bool strides_by_block_value(const Loop& loop, const BasicBlock& prologue) {
+  BasicBlock* latch = loop.getLoopLatch();
+  if (!latch) return false;
+  for (PHINode& phi : loop.getHeader()->phis()) {
+    auto* next = dyn_cast<BinaryOperator>(phi.getIncomingValueForBlock(latch));
+    if (!next || next->getOpcode() != Instruction::Add) continue;
+    Value* step = next->getOperand(0) == &phi   ? next->getOperand(1)
+                  : next->getOperand(1) == &phi ? next->getOperand(0)
+                                                : nullptr;
+    auto* shared = dyn_cast_or_null<Instruction>(step);
+    if ((shared && shared->getParent() == &prologue) || (step && isa<Argument>(step))) return true;
+  }
+  return false;
+}
+
+// Whether `to` can follow `from` without a barrier between them.
+bool reaches(BasicBlock* from, BasicBlock* to, const Prepared& prepared) {
+  SmallPtrSet<BasicBlock*, 32> seen{from};
+  SmallVector<BasicBlock*, 16> work{from};
+  while (!work.empty()) {
+    BasicBlock* block = work.pop_back_val();
+    if (block == to) return true;
+    for (BasicBlock* next : successors(block))
+      if (std::find(prepared.barrier_blocks.begin(), prepared.barrier_blocks.end(), next) ==
+              prepared.barrier_blocks.end() &&
+          seen.insert(next).second)
+        work.push_back(next);
+  }
+  return false;
+}
+
+void collect(Loop& loop, const Prepared& prepared, std::vector<Loop*>& found) {
+  if (has_barrier(loop, prepared)) {
+    for (Loop* inner : loop) collect(*inner, prepared, found);
+    return;
+  }
+  if (!strides_by_block_value(loop, *prepared.prologue)) return;
+  // Entered again from its own exits with no barrier between (an enclosing loop whose barrier is
+  // conditional): a thread would start it over in the middle of the others' passes.
+  SmallVector<BasicBlock*, 4> exits;
+  loop.getExitBlocks(exits);
+  for (BasicBlock* exit : exits)
+    if (reaches(exit, loop.getHeader(), prepared)) return;
+  // At most one such loop between two barriers: a region has one soft exit.
+  for (Loop* other : found)
+    if (reaches(loop.getHeader(), other->getHeader(), prepared) ||
+        reaches(other->getHeader(), loop.getHeader(), prepared))
+      return;
+  found.push_back(&loop);
+}
+
+// The marker stays in the header, where a thread arrives from the loop's entry or its back edge
+// only (a loop entered again without a barrier is not taken); other uses read its value through
+// the slots demotion makes, so after the loop they see the thread's own count.
+// Each induction variable `i = phi [start, preheader], [i + step, latch]` with a step the block
+// shares becomes `start + trips * step`, where `trips` (a kLoopTrips marker) is how many times the
+// thread took the back edge. In a soft region every thread still in the loop took it equally
+// often, so build_loops() makes the marker the region's pass count, the same for all: then
+// `i` is affine in the thread index and the vectorizer reads consecutive threads' elements with
+// one load instead of a gather. Where the loop stays whole the marker is its argument, a real
+// counter. The arithmetic wraps as the repeated additions did.
+void count_trips(Loop& loop, const BasicBlock& prologue) {
+  BasicBlock* header = loop.getHeader();
+  BasicBlock* preheader = loop.getLoopPredecessor();  // the one block outside that enters it
+  BasicBlock* latch = loop.getLoopLatch();
+  if (!preheader || !latch || !header->hasNPredecessors(2)) return;
+  SmallVector<std::pair<PHINode*, Value*>, 4> variables;  // with their steps
+  for (PHINode& phi : header->phis()) {
+    auto* next = dyn_cast<BinaryOperator>(phi.getIncomingValueForBlock(latch));
+    if (!phi.getType()->isIntegerTy() || !next || next->getOpcode() != Instruction::Add) continue;
+    Value* step = next->getOperand(0) == &phi   ? next->getOperand(1)
+                  : next->getOperand(1) == &phi ? next->getOperand(0)
+                                                : nullptr;
+    auto* shared = dyn_cast_or_null<Instruction>(step);
+    if (step && (isa<Constant>(step) || isa<Argument>(step) ||
+                 (shared && shared->getParent() == &prologue)))
+      variables.push_back({&phi, step});
+  }
+  if (variables.empty()) return;
+  Module& module = *header->getModule();
+  Type* i64 = Type::getInt64Ty(module.getContext());
+  FunctionCallee marker =
+      module.getOrInsertFunction(kLoopTrips, FunctionType::get(i64, {i64}, false));
+  cast<Function>(marker.getCallee())->setDoesNotAccessMemory();
+  PHINode* counter = PHINode::Create(i64, 2, "wi.trips", header->begin());
+  counter->addIncoming(ConstantInt::get(i64, 0), preheader);
+  counter->addIncoming(BinaryOperator::CreateAdd(counter, ConstantInt::get(i64, 1), "wi.trips.next",
+                                                 latch->getTerminator()),
+                       latch);
+  IRBuilder<> builder(header, header->getFirstInsertionPt());
+  Value* trips = builder.CreateCall(marker, {counter}, "wi.trips.taken");
+  for (auto [phi, step] : variables) {
+    Value* taken = builder.CreateZExtOrTrunc(trips, phi->getType());
+    Value* value = builder.CreateAdd(phi->getIncomingValueForBlock(preheader),
+                                     builder.CreateMul(taken, step), phi->getName() + ".wi");
+    phi->replaceAllUsesWith(value);
+    phi->eraseFromParent();
+  }
+}
+
+}  // namespace
+
+std::vector<StridedLoop> find_strided_loops(Function& entry, const Prepared& prepared) {
+  std::vector<StridedLoop> strided;
+  if (prepared.given) return strided;  // warp functions: the scheduler owns the regions
+  DominatorTree dominators(entry);
+  LoopInfo loops(dominators);
+  std::vector<Loop*> found;
+  for (Loop* loop : loops) collect(*loop, prepared, found);
+  for (Loop* loop : found) {
+    count_trips(*loop, *prepared.prologue);
+    strided.push_back({loop->getHeader(), loop->getLoopLatch()});
+  }
+  return strided;
+}
+
+void add_soft_back_edges(Function& entry, const std::vector<StridedLoop>& loops, Prepared& out) {
+  for (const StridedLoop& loop : loops) {
+    // Demotion left no PHI in the header, so the new block needs none.
+    BasicBlock* soft = BasicBlock::Create(entry.getContext(), "wi.loop_again", &entry, loop.header);
+    BranchInst::Create(loop.header, soft);
+    loop.latch->getTerminator()->replaceSuccessorWith(loop.header, soft);
+    out.barrier_blocks.push_back(soft);
+    out.soft_blocks.insert(soft);
+  }
+}
+
+}  // namespace anygpu_pass
