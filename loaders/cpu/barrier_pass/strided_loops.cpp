@@ -28,20 +28,27 @@ bool has_barrier(const Loop& loop, const Prepared& prepared) {
   return false;
 }
 
+// The step of `phi` when it is `phi [start, outside], [phi + step, latch]`, or null.
+Value* step_of(PHINode& phi, BasicBlock* latch) {
+  auto* next = dyn_cast<BinaryOperator>(phi.getIncomingValueForBlock(latch));
+  if (!next || next->getOpcode() != Instruction::Add) return nullptr;
+  if (next->getOperand(0) == &phi) return next->getOperand(1);
+  return next->getOperand(1) == &phi ? next->getOperand(0) : nullptr;
+}
+
+// A value the whole block shares that is not a constant: a parameter or a prologue value.
+bool is_block_value(Value* value, const BasicBlock& prologue) {
+  auto* shared = dyn_cast_or_null<Instruction>(value);
+  return (shared && shared->getParent() == &prologue) || isa_and_nonnull<Argument>(value);
+}
+
 // An induction variable stepped by a value the whole block shares and that is not a constant:
 // the stride of a grid-stride loop (blockDim.x * gridDim.x, or a parameter).
 bool strides_by_block_value(const Loop& loop, const BasicBlock& prologue) {
   BasicBlock* latch = loop.getLoopLatch();
   if (!latch) return false;
-  for (PHINode& phi : loop.getHeader()->phis()) {
-    auto* next = dyn_cast<BinaryOperator>(phi.getIncomingValueForBlock(latch));
-    if (!next || next->getOpcode() != Instruction::Add) continue;
-    Value* step = next->getOperand(0) == &phi   ? next->getOperand(1)
-                  : next->getOperand(1) == &phi ? next->getOperand(0)
-                                                : nullptr;
-    auto* shared = dyn_cast_or_null<Instruction>(step);
-    if ((shared && shared->getParent() == &prologue) || (step && isa<Argument>(step))) return true;
-  }
+  for (PHINode& phi : loop.getHeader()->phis())
+    if (is_block_value(step_of(phi, latch), prologue)) return true;
   return false;
 }
 
@@ -98,14 +105,8 @@ void count_trips(Loop& loop, const BasicBlock& prologue) {
   if (!preheader || !latch || !header->hasNPredecessors(2)) return;
   SmallVector<std::pair<PHINode*, Value*>, 4> variables;  // with their steps
   for (PHINode& phi : header->phis()) {
-    auto* next = dyn_cast<BinaryOperator>(phi.getIncomingValueForBlock(latch));
-    if (!phi.getType()->isIntegerTy() || !next || next->getOpcode() != Instruction::Add) continue;
-    Value* step = next->getOperand(0) == &phi   ? next->getOperand(1)
-                  : next->getOperand(1) == &phi ? next->getOperand(0)
-                                                : nullptr;
-    auto* shared = dyn_cast_or_null<Instruction>(step);
-    if (step && (isa<Constant>(step) || isa<Argument>(step) ||
-                 (shared && shared->getParent() == &prologue)))
+    Value* step = phi.getType()->isIntegerTy() ? step_of(phi, latch) : nullptr;
+    if (step && (isa<Constant>(step) || is_block_value(step, prologue)))
       variables.push_back({&phi, step});
   }
   if (variables.empty()) return;

@@ -38,6 +38,8 @@ const char* library_name(Intrinsic::ID id, Type* type) {
   }
 }
 
+// math_host_vector.h's twin of libm's `name`, defined in this module, or null. A static
+// extern "C" function is named by its mangled name, with an alias of the C name.
 Function* twin_of(Module& module, const char* name) {
   GlobalValue* named = module.getNamedValue(std::string("agk_vector_") + name);
   if (auto* alias = dyn_cast_or_null<GlobalAlias>(named)) named = alias->getAliaseeObject();
@@ -72,13 +74,8 @@ PreservedAnalyses VectorMathPass::run(Module& module, ModuleAnalysisManager&) {
   for (const char* name :
        {"expf", "exp2f", "exp10f", "logf", "log2f", "log10f", "erff", "exp", "log", "erf"}) {
     Function* library = module.getFunction(name);
-    // A static extern "C" function is named by its mangled name, with an alias of the C name.
-    GlobalValue* named = module.getNamedValue(std::string("agk_vector_") + name);
-    if (auto* alias = dyn_cast_or_null<GlobalAlias>(named)) named = alias->getAliaseeObject();
-    auto* twin = dyn_cast_or_null<Function>(named);
-    if (!library || !twin || twin->isDeclaration() ||
-        library->getFunctionType() != twin->getFunctionType())
-      continue;
+    Function* twin = twin_of(module, name);
+    if (!library || !twin || library->getFunctionType() != twin->getFunctionType()) continue;
     // Calls only: the address of expf taken elsewhere stays libm's.
     for (Use& use : make_early_inc_range(library->uses())) {
       auto* call = dyn_cast<CallInst>(use.getUser());
