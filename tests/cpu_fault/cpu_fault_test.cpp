@@ -199,6 +199,29 @@ TEST(CpuKernelFault, LanesWaitingForEachOtherFailTheLaunch) {
   run_in_fresh_process(lanes_wait_for_each_other);
 }
 
+// Odd and even threads of a block at two different __syncthreads() (warp_deadlock.cu): where
+// the kernel runs as loops, they disagree on where the block goes and the launch fails instead
+// of running a wrong schedule. Fibers count the arrivals alone and let the block through, so the
+// case needs the barrier pass.
+void threads_at_different_barriers() {
+  FaultModule m;
+  void* out = nullptr;
+  CHILD_AG(agMemAlloc(m.device, 64 * sizeof(int), &out));
+  void* params[] = {&out};
+  CHILD_AG(agLaunchKernel(m.function("split_barriers"), 1, 1, 1, 64, 1, 1, 0, m.stream, params,
+                          nullptr));
+  expect_sticky_fault(m, {"kernel '_Z14split_barriersPi'", "block 0 ",
+                          "waits, in __syncthreads() or in a warp function"});
+}
+
+TEST(CpuKernelFault, ThreadsAtDifferentBarriersFailTheLaunch) {
+#ifndef ANYGPU_TEST_BARRIER_PASS
+  GTEST_SKIP() << "this build has no barrier pass (ANYGPU_CPU_BARRIER_PASS=OFF or no LLVM 19 "
+                  "development files), and fibers let such a block through";
+#endif
+  run_in_fresh_process(threads_at_different_barriers);
+}
+
 // Launched without dynamic shared memory, a kernel that uses it faults at once.
 void dynamic_shared_missing() {
   FaultModule m;

@@ -8,3 +8,19 @@ __global__ void shuffle_against_barrier(int* out) {
     __syncthreads();
   }
 }
+
+// Odd and even threads wait at two different __syncthreads(): on a GPU the block may hang or mix
+// the two up; the barrier pass's loops see the threads disagree and the launch fails
+// (cpu_fault_test.cpp). The stores before and after keep the two barriers apart.
+__global__ void split_barriers(int* out) {
+  const int t = static_cast<int>(threadIdx.x);
+  if (t % 2) {
+    out[t] = 1;
+    __syncthreads();
+    out[t] += out[t ^ 1];
+  } else {
+    out[t] = 2;
+    __syncthreads();
+    out[t] *= out[t ^ 1];
+  }
+}

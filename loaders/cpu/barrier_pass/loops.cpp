@@ -140,6 +140,8 @@ class UniformSlots {
 
 class LoopBuilder {
  public:
+  static constexpr int kNoWait = INT32_MAX;  // lowest_ while no thread waits
+
   LoopBuilder(Function& entry, const Prepared& prepared)
       : entry_(entry),
         prepared_(prepared),
@@ -575,7 +577,7 @@ class LoopBuilder {
       }
     }
     next_ = builder.CreateAlloca(i32, nullptr, "wi.next");
-    diverged_ = builder.CreateAlloca(builder.getInt1Ty(), nullptr, "wi.diverged");
+    lowest_ = builder.CreateAlloca(i32, nullptr, "wi.lowest");
 
     returned_ = BasicBlock::Create(context_, "wi.return", &entry_);
     ReturnInst::Create(context_, returned_);
@@ -690,9 +692,8 @@ class LoopBuilder {
     if (region.after_exchange) share_exchanged_values(builder, r);
     // A soft region goes on with what the threads before it recorded.
     if (!region.is_soft) {
-      if (check_agreement || needs_done_ || (region.soft && several_exits))
-        builder.CreateStore(builder.getInt32(-1), next_);
-      if (check_agreement) builder.CreateStore(builder.getFalse(), diverged_);
+      if (several_exits) builder.CreateStore(builder.getInt32(-1), next_);
+      if (check_agreement) builder.CreateStore(builder.getInt32(kNoWait), lowest_);
     }
     if (region.soft) {
       builder.CreateStore(builder.getFalse(), again_);
@@ -834,26 +835,9 @@ class LoopBuilder {
           builder.CreateZExt(builder.CreateICmpSLT(exit, builder.getInt32(1)), builder.getInt8Ty()),
           done);
       mark->setMetadata(LLVMContext::MD_access_group, accesses);
-      Value* previous = builder.CreateLoad(i32, next_);
-      Value* at_barrier = builder.CreateICmpSGT(exit, builder.getInt32(0));
-      if (check_agreement) {
-        Value* differs = builder.CreateAnd(
-            at_barrier, builder.CreateAnd(builder.CreateICmpNE(previous, builder.getInt32(-1)),
-                                          builder.CreateICmpNE(previous, exit)));
-        builder.CreateStore(
-            builder.CreateOr(builder.CreateLoad(builder.getInt1Ty(), diverged_), differs),
-            diverged_);
-      }
-      builder.CreateStore(builder.CreateSelect(at_barrier, exit, previous), next_);
-    } else if (check_agreement) {
-      Value* previous = builder.CreateLoad(i32, next_);
-      Value* differs = builder.CreateAnd(builder.CreateICmpNE(previous, builder.getInt32(-1)),
-                                         builder.CreateICmpNE(previous, exit));
-      builder.CreateStore(
-          builder.CreateOr(builder.CreateLoad(builder.getInt1Ty(), diverged_), differs), diverged_);
-      builder.CreateStore(exit, next_);
+      record_wait(builder, builder.CreateICmpSGT(exit, builder.getInt32(0)), exit, check_agreement);
     } else if (several_exits) {
-      builder.CreateStore(exit, next_);
+      record_wait(builder, nullptr, exit, check_agreement);
     }
     auto latch = [&](PHINode* counter, Value* size, BasicBlock* head, BasicBlock* done) {
       Value* next = builder.CreateAdd(counter, builder.getInt32(1), "", true, true);
@@ -894,10 +878,14 @@ class LoopBuilder {
       builder.CreateBr(target_of(exits[0]));
     } else {
       BasicBlock* dispatch = block("dispatch");
-      if (check_agreement)
-        builder.CreateCondBr(builder.CreateLoad(builder.getInt1Ty(), diverged_), diverge_,
-                             dispatch);
-      else
+      if (check_agreement) {
+        // Threads waited at two places: the highest and the lowest of them differ.
+        Value* highest = builder.CreateLoad(i32, next_);
+        Value* lowest = builder.CreateLoad(i32, lowest_);
+        Value* diverged = builder.CreateAnd(builder.CreateICmpNE(lowest, builder.getInt32(kNoWait)),
+                                            builder.CreateICmpNE(lowest, highest));
+        builder.CreateCondBr(diverged, diverge_, dispatch);
+      } else
         builder.CreateBr(dispatch);
       builder.SetInsertPoint(dispatch);
       Value* next = builder.CreateLoad(i32, next_);
@@ -946,16 +934,24 @@ class LoopBuilder {
     // A barrier (or, where no thread returns while others wait, a return) this thread waits at.
     Value* waits = builder.CreateICmpSGE(exit, builder.getInt32(done ? 1 : 0));
     waits = builder.CreateAnd(waits, builder.CreateNot(looping));
-    if (!several_exits) return;
-    Value* previous = builder.CreateLoad(builder.getInt32Ty(), next_);
-    if (check_agreement) {
-      Value* differs = builder.CreateAnd(
-          waits, builder.CreateAnd(builder.CreateICmpNE(previous, builder.getInt32(-1)),
-                                   builder.CreateICmpNE(previous, exit)));
-      builder.CreateStore(
-          builder.CreateOr(builder.CreateLoad(builder.getInt1Ty(), diverged_), differs), diverged_);
-    }
-    builder.CreateStore(builder.CreateSelect(waits, exit, previous), next_);
+    if (several_exits) record_wait(builder, waits, exit, check_agreement);
+  }
+
+  // Where the block goes next: the highest exit of the threads that wait (`waits`; null: every
+  // thread) in next_, and with check_agreement the lowest in lowest_, compared after the loops.
+  // Running maxima and minima are reductions the vectorizer widens; a "last thread's exit" or a
+  // compare with the previous thread's would keep the thread loop scalar.
+  void record_wait(IRBuilder<>& builder, Value* waits, Value* exit, bool check_agreement) {
+    Type* i32 = builder.getInt32Ty();
+    Value* highest = waits ? builder.CreateSelect(waits, exit, builder.getInt32(-1)) : exit;
+    builder.CreateStore(
+        builder.CreateBinaryIntrinsic(Intrinsic::smax, builder.CreateLoad(i32, next_), highest),
+        next_);
+    if (!check_agreement) return;
+    Value* lowest = waits ? builder.CreateSelect(waits, exit, builder.getInt32(kNoWait)) : exit;
+    builder.CreateStore(
+        builder.CreateBinaryIntrinsic(Intrinsic::smin, builder.CreateLoad(i32, lowest_), lowest),
+        lowest_);
   }
 
   // Where a thread leaves the region is the same for all threads when no branch on a non-uniform
@@ -1048,10 +1044,10 @@ class LoopBuilder {
   SmallPtrSet<BasicBlock*, 4> soft_blocks_;             // grid-stride loops' back edges
   DenseMap<int, SmallSetVector<int, 4>> family_exits_;  // by soft exit code: regular exits
   AllocaInst* in_loop_ = nullptr;                       // per thread: in the grid-stride loop
-  AllocaInst* again_ = nullptr;     // some thread took the loop's back edge in this pass
-  AllocaInst* trips_ = nullptr;     // back edges taken by the threads still in the loop
-  AllocaInst* next_ = nullptr;      // where the last thread left the region
-  AllocaInst* diverged_ = nullptr;  // whether two threads left it for different places
+  AllocaInst* again_ = nullptr;   // some thread took the loop's back edge in this pass
+  AllocaInst* trips_ = nullptr;   // back edges taken by the threads still in the loop
+  AllocaInst* next_ = nullptr;    // the highest exit a thread left the region by to wait
+  AllocaInst* lowest_ = nullptr;  // the lowest one (kNoWait: none), where threads may disagree
   BasicBlock* returned_ = nullptr;
   BasicBlock* diverge_ = nullptr;
   std::vector<BasicBlock*> starts_;
