@@ -104,3 +104,14 @@ AG_KERNEL(strided_sums, (int n, AG_GLOBAL const int* values, AG_GLOBAL int* sums
   for (unsigned i = id; i < (unsigned)n; i += blockDim.x * gridDim.x) sum += values[i];
   sums[id] = sum;
 }
+
+// A grid-stride loop followed by a warp reduction: the loop still runs a step at a time for all
+// threads, and each lane ends with its warp's total.
+AG_KERNEL(strided_warp_sums, (int n, AG_GLOBAL const int* values, AG_GLOBAL int* sums)) {
+  unsigned id = blockIdx.x * blockDim.x + threadIdx.x;
+  int sum = 0;
+  for (unsigned i = id; i < (unsigned)n; i += blockDim.x * gridDim.x) sum += values[i];
+  for (int offset = warpSize / 2; offset > 0; offset /= 2)
+    sum += __shfl_xor_sync(0xffffffff, sum, offset);
+  sums[id] = sum;
+}

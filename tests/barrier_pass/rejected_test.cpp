@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include <anygpu/kernel_host_abi.h>
 
@@ -147,29 +148,63 @@ TEST(BarrierPassEdges, GuardedLevelsReachExactlyTheirThreads) {
   expect_made_into_loops("guarded_levels");
 }
 
+// Runs a kernel(int n, const int* values, int* sums) over `grid` blocks of `block` threads and
+// returns `sums`, one per thread; empty (with the failure recorded) when the launch fails.
+std::vector<int> strided_sums(ag_function kernel, unsigned grid, unsigned block,
+                              const std::vector<int>& values) {
+  int n = static_cast<int>(values.size());
+  DeviceBuffer<int> in(cpu_device(), values), sums(cpu_device(), grid * block);
+  void* params[] = {&n, in.param(), sums.param()};
+  const ag_result launched =
+      agLaunchKernel(kernel, grid, 1, 1, block, 1, 1, 0, nullptr, params, nullptr);
+  EXPECT_EQ(AG_SUCCESS, launched) << last_detail();
+  return launched == AG_SUCCESS ? sums.download() : std::vector<int>{};
+}
+
+// Thread `id`'s sum over a grid of `threads`: every value of its stride.
+int thread_sum(const std::vector<int>& values, unsigned id, unsigned threads) {
+  int sum = 0;
+  for (size_t i = id; i < values.size(); i += threads) sum += values[i];
+  return sum;
+}
+
 // A grid-stride loop runs a step at a time for all threads in the loops: each thread's sum.
 TEST(BarrierPassEdges, GridStrideLoopSums) {
   on_both_paths("strided_sums", [](const char* loops, ag_function kernel) {
+    std::vector<int> values(5003);
+    for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i * 13 % 101) - 50;
     for (unsigned block : {1u, 7u, 64u, 256u, 1024u}) {
-      int n = 5003;
       const unsigned grid = 3, threads = grid * block;
-      std::vector<int> values(n);
-      for (int i = 0; i < n; ++i) values[i] = (i * 13) % 101 - 50;
-      DeviceBuffer<int> in(cpu_device(), values), sums(cpu_device(), threads);
-      void* params[] = {&n, in.param(), sums.param()};
-      ASSERT_EQ(AG_SUCCESS,
-                agLaunchKernel(kernel, grid, 1, 1, block, 1, 1, 0, nullptr, params, nullptr))
-          << last_detail();
-      const std::vector<int> out = sums.download();
-      for (unsigned id = 0; id < threads; ++id) {
-        int expected = 0;
-        for (unsigned i = id; i < static_cast<unsigned>(n); i += threads) expected += values[i];
-        ASSERT_EQ(expected, out[id])
+      const std::vector<int> out = strided_sums(kernel, grid, block, values);
+      ASSERT_EQ(threads, out.size());
+      for (unsigned id = 0; id < threads; ++id)
+        ASSERT_EQ(thread_sum(values, id, threads), out[id])
             << "loops " << loops << ", block size " << block << ", thread " << id;
-      }
     }
   });
   expect_made_into_loops("strided_sums");
+}
+
+// A grid-stride loop before warp functions: each warp's total of its threads' strided sums.
+TEST(BarrierPassEdges, GridStrideLoopBeforeAWarpReduction) {
+  on_both_paths("strided_warp_sums", [](const char* loops, ag_function kernel) {
+    std::vector<int> values(7001);
+    for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i * 17 % 89) - 40;
+    for (unsigned block : {32u, 96u, 256u, 1024u}) {
+      const unsigned grid = 3, threads = grid * block;
+      const std::vector<int> out = strided_sums(kernel, grid, block, values);
+      ASSERT_EQ(threads, out.size());
+      for (unsigned warp = 0; warp < threads / 32; ++warp) {
+        int expected = 0;
+        for (unsigned id = warp * 32; id < warp * 32 + 32; ++id)
+          expected += thread_sum(values, id, threads);
+        for (unsigned id = warp * 32; id < warp * 32 + 32; ++id)
+          ASSERT_EQ(expected, out[id])
+              << "loops " << loops << ", block size " << block << ", thread " << id;
+      }
+    }
+  });
+  expect_made_into_loops("strided_warp_sums");
 }
 
 // Warp functions split the loops as barriers do: each warp's sum, through the loops and fibers.

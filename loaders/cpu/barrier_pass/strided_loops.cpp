@@ -135,7 +135,6 @@ void count_trips(Loop& loop, const BasicBlock& prologue) {
 
 std::vector<StridedLoop> find_strided_loops(Function& entry, const Prepared& prepared) {
   std::vector<StridedLoop> strided;
-  if (prepared.given) return strided;  // warp functions: the scheduler owns the regions
   DominatorTree dominators(entry);
   LoopInfo loops(dominators);
   std::vector<Loop*> found;

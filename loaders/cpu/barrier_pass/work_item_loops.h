@@ -78,8 +78,8 @@ std::string inline_calls(llvm::Function& entry);
 std::string prepare(llvm::Function& entry, Prepared& out);
 
 // Before demotion: the outermost barrier-free loops that step an induction variable by a
-// block-wide value (grid-stride loops), at most one between two barriers; none with warp
-// functions. Needs the prologue and the barrier blocks.
+// block-wide value (grid-stride loops), at most one between two barriers (warp exchanges among
+// them). Needs the prologue and the barrier blocks.
 std::vector<StridedLoop> find_strided_loops(llvm::Function& entry, const Prepared& prepared);
 
 // After demotion: a soft barrier block on each such loop's back edge.
