@@ -52,6 +52,7 @@ class SampleReporter : public benchmark::ConsoleReporter {
   struct Column {
     std::string workload, variant, metric, counter;
     double scale = 1;
+    double bytes = 0;  // the least memory a run reads and writes (ms/run workloads), or 0
     std::vector<double> samples;
   };
   using ConsoleReporter::ConsoleReporter;

@@ -4,9 +4,10 @@
 // on the machine hits every variant alike; flags on the command line win over those defaults.
 // After the run: median, min and max of the repetitions per variant, and with --csv every
 // repetition for scripts/cpu_pass_bench_report.py. Workloads: anygpu's own kernels (kernels/), and
-// the CUDA kernels ported in tests/cuda_sources (cpu_pass_ports.h), timed in ms per run. Every
-// variant's output is checked against the barrier pass's before timing (exactly where any order
-// of the sums gives the same bits); a difference fails the program. All variants use the same
+// the CUDA kernels ported in tests/cuda_sources (cpu_pass_ports.h), timed in ms per run, and
+// `copy`, the machine's copy bandwidth (OpenMP only). Every variant's output is checked against
+// the barrier pass's before timing (exactly where any order of the sums gives the same bits); a
+// difference fails the program. All variants use the same
 // number of threads: ANYGPU_CPU_THREADS, else the processor count; PoCL through
 // POCL_MAX_PTHREAD_COUNT (and POCL_CPU_MAX_CU_COUNT), OpenMP through omp_set_num_threads.
 #include <omp.h>
@@ -45,7 +46,13 @@ struct Workload {
   double (*amount)(const Problem&);  // the metric's numerator per run (bytes, flops, ...)
   bool lower_is_better;              // us/launch, ms/run: shown as a time
   double tolerance = 1e-3;           // how far a variant's output may be from the pass's
+  // ms/run workloads bound by memory: the least a run reads and writes, for its bandwidth.
+  double (*bytes)(const Problem&) = nullptr;
 };
+
+double four_bytes_each(const Problem& p) {  // one pass over n floats or words
+  return 4.0 * p.n;
+}
 
 // Largest difference relative to the values' scale; the variants sum in different orders.
 double difference(const std::vector<float>& a, const std::vector<float>& b) {
@@ -149,6 +156,12 @@ int main(int argc, char** argv) {
        {pick(1 << 22, 1 << 14), 8, 0},
        [](const Problem& p) { return (double)p.n * p.steps; },
        false},
+      // The machine's copy bandwidth (OpenMP only), next to the bandwidth-bound kernels.
+      {"copy",
+       "GB/s",
+       {pick(1 << 24, 1 << 16), 0, 0},
+       [](const Problem& p) { return 8.0 * p.n; },
+       false},
       {"empty",
        "us/launch",
        {0, 0, pick(2000, 50)},
@@ -161,13 +174,26 @@ int main(int argc, char** argv) {
        true},
       // The ported CUDA kernels (tests/cuda_sources), timed per run of the whole algorithm. Sums
       // of whole numbers and moved values must agree exactly.
-      {"reduction", "ms/run", {pick(1 << 24, 1 << 16)}, one_run, true, 0.0},
-      // The same sum with warp shuffles (cg::reduce over tiles of 32): on fibers for now.
-      {"warp_reduction", "ms/run", {pick(1 << 24, 1 << 16)}, one_run, true, 0.0},
+      {"reduction", "ms/run", {pick(1 << 24, 1 << 16)}, one_run, true, 0.0, four_bytes_each},
+      // The same sum with warp shuffles (cg::reduce over tiles of 32).
+      {"warp_reduction", "ms/run", {pick(1 << 24, 1 << 16)}, one_run, true, 0.0, four_bytes_each},
       {"matrix_mul", "ms/run", {pick(512, 64)}, one_run, true},
-      {"transpose", "ms/run", {pick(4096, 128)}, one_run, true, 0.0},
-      {"scan", "ms/run", {pick(1 << 22, 300001)}, one_run, true, 0.0},
-      {"histogram256", "ms/run", {pick(1 << 24, 1 << 16)}, one_run, true, 0.0},
+      {"transpose",
+       "ms/run",
+       {pick(4096, 128)},
+       one_run,
+       true,
+       0.0,
+       [](const Problem& p) { return 8.0 * p.n * (double)p.n; }},
+      // Read the input, write the block scans, read and write them again to add the sums.
+      {"scan",
+       "ms/run",
+       {pick(1 << 22, 300001)},
+       one_run,
+       true,
+       0.0,
+       [](const Problem& p) { return 16.0 * p.n; }},
+      {"histogram256", "ms/run", {pick(1 << 24, 1 << 16)}, one_run, true, 0.0, four_bytes_each},
       {"black_scholes", "ms/run", {pick(1 << 22, 1 << 14)}, one_run, true},
       {"layernorm_forward", "ms/run", {pick(8192, 256), 0, 0, pick(768, 64)}, one_run, true},
       {"softmax_forward", "ms/run", {pick(4096, 256), 0, 0, pick(2048, 128)}, one_run, true, 1e-5},
@@ -183,9 +209,15 @@ int main(int argc, char** argv) {
   for (const Workload& w : workloads) {
     if (!only.empty() && only != w.name) continue;
     const bool port = ports::is_port(w.name);
-    auto anygpu = [&](bool loops) {
+    const bool machine_only = !strcmp(w.name, "copy");  // no kernel: OpenMP alone
+    auto anygpu = [&](bool loops) -> std::unique_ptr<Runner> {
+      if (machine_only) return nullptr;
       return port ? ports::make_anygpu(w.name, w.problem, loops)
                   : make_anygpu(w.name, w.problem, loops);
+    };
+    auto pocl = [&]() -> std::unique_ptr<Runner> {
+      if (machine_only) return nullptr;
+      return port ? ports::make_pocl(w.name, w.problem) : make_pocl(w.name, w.problem, threads);
     };
     struct {
       const char* suffix;
@@ -194,12 +226,12 @@ int main(int argc, char** argv) {
     } variants[] = {
         {"pass", "anygpu (pass)", anygpu(true)},
         {"fibers", "anygpu (fibers)", anygpu(false)},
-        {"pocl", "PoCL",
-         port ? ports::make_pocl(w.name, w.problem) : make_pocl(w.name, w.problem, threads)},
+        {"pocl", "PoCL", pocl()},
         {"openmp", "OpenMP",
          port ? ports::make_openmp(w.name, w.problem) : make_openmp(w.name, w.problem)}};
     // Run each once (a warm-up: PoCL compiles for the work-group size on first use) and check it.
     std::vector<float> reference;
+    bool have_reference = false;  // the pass's output, or the only variant's
     for (auto& v : variants) {
       if (!v.runner) continue;
       const std::string name = std::string(w.name) + "/" + v.suffix;
@@ -210,8 +242,9 @@ int main(int argc, char** argv) {
       }
       v.runner->run();
       const std::vector<float> out = v.runner->result();
-      if (&v == &variants[0]) {
+      if (!have_reference) {
         reference = out;
+        have_reference = true;
       } else if (difference(reference, out) > w.tolerance) {
         fprintf(stderr, "%s: %s: output differs from anygpu (pass) by %g\n", argv[0], name.c_str(),
                 difference(reference, out));
@@ -222,7 +255,13 @@ int main(int argc, char** argv) {
           ->UseRealTime()
           ->Unit(w.lower_is_better && strcmp(w.metric, "ms/run") ? benchmark::kMicrosecond
                                                                  : benchmark::kMillisecond);
-      reporter.add(name, {w.name, v.label, w.metric, counter_of(w), scale_of(w), {}});
+      reporter.add(name, {w.name,
+                          v.label,
+                          w.metric,
+                          counter_of(w),
+                          scale_of(w),
+                          w.bytes ? w.bytes(w.problem) : 0.0,
+                          {}});
       runners.push_back(std::move(v.runner));
     }
   }

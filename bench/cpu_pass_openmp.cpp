@@ -1,5 +1,6 @@
 // Plain OpenMP loops over the same data, where the workload has one: what a C++ programmer would
-// write without a GPU model. None for smooth_steps (its barriers are the point) or empty.
+// write without a GPU model. None for smooth_steps (its barriers are the point) or empty. `copy`
+// has only this variant: the machine's copy bandwidth, which bandwidth-bound kernels are held to.
 #include <omp.h>
 
 #include "cpu_pass_bench.h"
@@ -25,6 +26,9 @@ class OpenmpRunner : public Runner {
     } else if (workload == "transpose_shared") {
       x_ = input(n * n, 1);
       out_.assign(n * n, 0.0f);
+    } else if (workload == "copy") {
+      x_ = input(n, 1);
+      out_.assign(n, 0.0f);
     }
   }
 
@@ -58,6 +62,9 @@ class OpenmpRunner : public Runner {
           for (int j = 0; j < n; ++j) row[j] += a * b[j];
         }
       }
+    } else if (workload_ == "copy") {  // the machine's copy bandwidth, as STREAM's Copy
+#pragma omp parallel for simd schedule(static)
+      for (int i = 0; i < n; ++i) out[i] = x[i];
     } else if (workload_ == "transpose_shared") {  // 32 x 32 tiles, as the kernel
 #pragma omp parallel for collapse(2) schedule(static)
       for (int ti = 0; ti < n; ti += 32)

@@ -46,12 +46,12 @@ void SampleReporter::print_table() const {
 bool SampleReporter::write_csv(const std::string& path, int threads) const {
   FILE* csv = std::fopen(path.c_str(), "w");
   if (!csv) return false;
-  std::fprintf(csv, "workload,variant,metric,repetition,value,threads\n");
+  std::fprintf(csv, "workload,variant,metric,repetition,value,threads,bytes\n");
   for (const std::string& name : order_) {
     const Column& c = columns_.at(name);
     for (size_t i = 0; i < c.samples.size(); ++i)
-      std::fprintf(csv, "%s,%s,%s,%zu,%.6g,%d\n", c.workload.c_str(), c.variant.c_str(),
-                   c.metric.c_str(), i + 1, c.samples[i], threads);
+      std::fprintf(csv, "%s,%s,%s,%zu,%.6g,%d,%.6g\n", c.workload.c_str(), c.variant.c_str(),
+                   c.metric.c_str(), i + 1, c.samples[i], threads, c.bytes);
   }
   return std::fclose(csv) == 0;
 }

@@ -4,10 +4,11 @@
     scripts/cpu_pass_bench_report.py results.csv docs/cpu-barrier-pass-results.md \
         docs/images/cpu-barrier-pass.png
 
-The CSV has one row per repetition (workload, variant, metric, repetition, value, threads). The
-table shows each variant's median (min-max) over them and the pass's ratio to PoCL, fibers and
+The CSV has one row per repetition (workload, variant, metric, repetition, value, threads, bytes).
+The table shows each variant's median (min-max) over them and the pass's ratio to PoCL, fibers and
 OpenMP; a second table shows the ported CUDA kernels (metric ms/run) with the pass's time over
-OpenMP's and PoCL's, as issue 16 states its goal (above 1, the pass is slower). The chart shows
+OpenMP's and PoCL's, as issue 16 states its goal (above 1, the pass is slower), and for those
+bound by memory (bytes > 0) their bandwidth as a share of the `copy` row's. The chart shows
 medians with min-max error bars, one panel per workload. Needs matplotlib only for the chart (apt
 python3-matplotlib); the tables are written without it.
 """
@@ -27,7 +28,8 @@ def load(path):
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
             entry = rows.setdefault(row["workload"], {}).setdefault(
-                row["variant"], {"metric": row["metric"], "values": []})
+                row["variant"], {"metric": row["metric"], "values": [],
+                                 "bytes": float(row.get("bytes") or 0)})
             entry["values"].append(float(row["value"]))
             threads = row["threads"]
     for variants in rows.values():
@@ -61,22 +63,39 @@ def milliseconds(value):
     return f"{value:.0f}" if value >= 100 else f"{value:.3g}"
 
 
+def bandwidth(row, copy):
+    """GB/s of a bandwidth-bound run (the least it reads and writes over its median time) and
+    that as a share of the machine's copy bandwidth."""
+    if not row or not row["bytes"]:
+        return ["-", "-"]
+    rate = row["bytes"] / (float(row["median"]) * 1e-3) / 1e9
+    return [f"{rate:.3g}", f"{100 * rate / copy:.0f}%" if copy else "-"]
+
+
 def ports_table(rows):
-    """The ported CUDA kernels (timed in ms per run): medians, and the pass's time ratios."""
+    """The ported CUDA kernels (timed in ms per run): medians, the pass's time ratios, and for
+    the bandwidth-bound ones the pass's and OpenMP's bandwidth next to the copy bandwidth."""
     ports = {w: v for w, v in rows.items() if next(iter(v.values()))["metric"] == "ms/run"}
     if not ports:
         return ""
+    copy_row = rows.get("copy", {}).get("OpenMP")
+    copy = float(copy_row["median"]) if copy_row else 0.0
     order = ["anygpu (pass)", "anygpu (fibers)", "OpenMP", "PoCL"]
     lines = ["", "Ported CUDA kernels (tests/cuda_sources), median ms per run; pass / X is the "
-             "pass's time over X's (above 1, the pass is slower).", "",
-             "| kernel | " + " | ".join(order) + " | pass / OpenMP | pass / PoCL |",
-             "|---|" + "---|" * (len(order) + 2)]
+             "pass's time over X's (above 1, the pass is slower). GB/s: the least memory a run "
+             "reads and writes over its time, for the kernels bound by memory; % of copy: of the "
+             "machine's copy bandwidth measured in the same run (`copy`, " +
+             (f"{copy:.3g} GB/s" if copy else "not measured") + ").", "",
+             "| kernel | " + " | ".join(order) + " | pass / OpenMP | pass / PoCL | pass GB/s | "
+             "pass % of copy | OpenMP GB/s | OpenMP % of copy |",
+             "|---|" + "---|" * (len(order) + 6)]
     for workload, variants in ports.items():
         cells = [milliseconds(float(variants[n]["median"])) if n in variants else "n/a"
                  for n in order]
         p = variants.get("anygpu (pass)")
         ratios = [time_ratio(p, variants.get(o)) for o in ("OpenMP", "PoCL")]
-        lines.append(f"| {workload} | " + " | ".join(cells + ratios) + " |")
+        rates = bandwidth(p, copy) + bandwidth(variants.get("OpenMP"), copy)
+        lines.append(f"| {workload} | " + " | ".join(cells + ratios + rates) + " |")
     return "\n".join(lines) + "\n"
 
 
