@@ -146,6 +146,7 @@ class AnygpuRunner : public Runner {
 
 std::unique_ptr<Runner> make_anygpu(const std::string& workload, const Problem& problem,
                                     bool loops) {
+  if (workload == "copy") return nullptr;  // the machine's bandwidth: OpenMP alone
   return std::make_unique<AnygpuRunner>(workload, problem, loops);
 }
 

@@ -7,9 +7,9 @@
 // the CUDA kernels ported in tests/cuda_sources (cpu_pass_ports.h), timed in ms per run, and
 // `copy`, the machine's copy bandwidth (OpenMP only). Every variant's output is checked against
 // the barrier pass's before timing (exactly where any order of the sums gives the same bits); a
-// difference fails the program. All variants use the same
-// number of threads: ANYGPU_CPU_THREADS, else the processor count; PoCL through
-// POCL_MAX_PTHREAD_COUNT (and POCL_CPU_MAX_CU_COUNT), OpenMP through omp_set_num_threads.
+// difference fails the program. All variants use the same number of threads: ANYGPU_CPU_THREADS,
+// else the processor count; PoCL through POCL_MAX_PTHREAD_COUNT (and POCL_CPU_MAX_CU_COUNT),
+// OpenMP through omp_set_num_threads.
 #include <omp.h>
 
 #include <unistd.h>
@@ -209,15 +209,9 @@ int main(int argc, char** argv) {
   for (const Workload& w : workloads) {
     if (!only.empty() && only != w.name) continue;
     const bool port = ports::is_port(w.name);
-    const bool machine_only = !strcmp(w.name, "copy");  // no kernel: OpenMP alone
-    auto anygpu = [&](bool loops) -> std::unique_ptr<Runner> {
-      if (machine_only) return nullptr;
+    auto anygpu = [&](bool loops) {
       return port ? ports::make_anygpu(w.name, w.problem, loops)
                   : make_anygpu(w.name, w.problem, loops);
-    };
-    auto pocl = [&]() -> std::unique_ptr<Runner> {
-      if (machine_only) return nullptr;
-      return port ? ports::make_pocl(w.name, w.problem) : make_pocl(w.name, w.problem, threads);
     };
     struct {
       const char* suffix;
@@ -226,7 +220,8 @@ int main(int argc, char** argv) {
     } variants[] = {
         {"pass", "anygpu (pass)", anygpu(true)},
         {"fibers", "anygpu (fibers)", anygpu(false)},
-        {"pocl", "PoCL", pocl()},
+        {"pocl", "PoCL",
+         port ? ports::make_pocl(w.name, w.problem) : make_pocl(w.name, w.problem, threads)},
         {"openmp", "OpenMP",
          port ? ports::make_openmp(w.name, w.problem) : make_openmp(w.name, w.problem)}};
     // Run each once (a warm-up: PoCL compiles for the work-group size on first use) and check it.

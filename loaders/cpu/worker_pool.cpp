@@ -83,11 +83,7 @@ void WorkerPool::run(const LaunchPacket& packet) {
   // Only as many sleepers as there are chunks beyond the submitter's first: a launch of a few
   // blocks does not wake the whole pool (spinning workers find the job on their own).
   const size_t helpers = std::min<size_t>(job.chunk_count - 1, workers_.size());
-  if (helpers == workers_.size()) {
-    work_available_.notify_all();
-  } else {
-    for (size_t i = 0; i < helpers; ++i) work_available_.notify_one();
-  }
+  for (size_t i = 0; i < helpers; ++i) work_available_.notify_one();
   work_on(job);
   std::unique_lock<std::mutex> lock(mutex_);
   auto queued = std::find(jobs_.begin(), jobs_.end(), &job);
