@@ -76,6 +76,9 @@ set(ANYGPU_SPIRV_VERSION "1.2" CACHE STRING "Highest SPIR-V version llvm-spirv m
 # CUDA's default limit of dynamic shared memory (docs/kernel-dialect.md).
 set(ANYGPU_CPU_DYNAMIC_SHARED_BYTES 65536)
 set(ANYGPU_SPIRV_DYNAMIC_SHARED_BYTES 49152)
+# The sub-group size of SPIR-V kernels that use warp functions (kSpirvWarpLanes in
+# shim/kernel_build/spirv_subgroup_size.h).
+set(ANYGPU_SPIRV_WARP_LANES 32)
 
 find_program(ANYGPU_GPU_CLANG NAMES clang-19 DOC "clang for the nvptx64 and amdgcn kernels")
 find_program(ANYGPU_SPIRV_CLANG NAMES clang-15 DOC "clang whose LLVM matches llvm-spirv")
@@ -330,7 +333,9 @@ endfunction()
 # dropped; the modules' OpenCL versions (HIP mode's is 0.0) are made one, as llvm-spirv requires;
 # the extern __shared__ arrays get a size (anygpu-pack shared-memory --spirv); and the blocks of
 # every function are put in dominance order (anygpu-pack block-order), which SPIR-V requires and
-# LLVM's block order need not give (a rotated loop's exit block may come before the loop's body).
+# LLVM's block order need not give (a rotated loop's exit block may come before the loop's body);
+# the kernels that use warp functions require sub-groups of CUDA's 32 lanes (anygpu-pack
+# subgroup-size), which the Level Zero backend checks against the device when it loads the image.
 # No VectorCombine: from `blockIdx.x * blockDim.x + threadIdx.x` and its y twin it makes one
 # `<6 x i32>` multiply of the builtin variables' lanes, which llvm-spirv 15 cannot translate.
 function(_anygpu_add_spirv out name opencl_sources hip_sources)
@@ -338,6 +343,7 @@ function(_anygpu_add_spirv out name opencl_sources hip_sources)
   set(linked "${dir}/${name}.ll")
   set(sized "${dir}/${name}.sized.ll")
   set(ordered "${dir}/${name}.ordered.ll")
+  set(pinned "${dir}/${name}.pinned.ll")
   set(output "${CMAKE_BINARY_DIR}/kernels/${name}.spv")
   _anygpu_compile_bitcode(opencl_bitcode "${dir}" "SPIR-V" SOURCES ${opencl_sources}
     COMMAND "${ANYGPU_SPIRV_CLANG}" -x clcpp -cl-std=clc++2021 -target spir64 -ffreestanding -O2
@@ -356,7 +362,8 @@ function(_anygpu_add_spirv out name opencl_sources hip_sources)
     COMMAND ${packer} shared-memory --spirv ${ANYGPU_SPIRV_DYNAMIC_SHARED_BYTES} -o "${sized}"
             "${linked}"
     COMMAND ${packer} block-order -o "${ordered}" "${sized}"
-    COMMAND "${ANYGPU_SPIRV_AS}" "${ordered}" -o "${dir}/${name}.bc"
+    COMMAND ${packer} subgroup-size ${ANYGPU_SPIRV_WARP_LANES} -o "${pinned}" "${ordered}"
+    COMMAND "${ANYGPU_SPIRV_AS}" "${pinned}" -o "${dir}/${name}.bc"
     COMMAND "${ANYGPU_LLVM_SPIRV}" --spirv-max-version=${ANYGPU_SPIRV_VERSION}
             --spirv-ext=+SPV_INTEL_subgroups "${dir}/${name}.bc" -o "${output}"
     DEPENDS ${bitcode} ${packer} COMMENT "anygpu kernels: ${name}.spv" VERBATIM)

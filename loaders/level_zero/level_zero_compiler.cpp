@@ -13,6 +13,7 @@
 #include "shim/kernel_build/kernel_discovery.h"
 #include "shim/kernel_build/spirv_block_order.h"
 #include "shim/kernel_build/spirv_shared_memory.h"
+#include "shim/kernel_build/spirv_subgroup_size.h"
 
 // Set by loaders/level_zero/CMakeLists.txt: the tools this build found (cmake/AnygpuKernels.cmake's
 // cache variables of the same names; empty when not found) and the highest SPIR-V version
@@ -166,7 +167,8 @@ class LevelZeroCompiler final : public ToolCompiler {
       if (result != AG_SUCCESS) return result;
     }
 
-    // 3. Linked (as the build links its modules), rewritten, assembled, translated.
+    // 3. Linked (as the build links its modules), rewritten, kernels with warp functions pinned
+    // to 32-lane sub-groups, assembled, translated.
     const std::string linked = job.build() + "/program.ll";
     result = job.run({tools_.link, "-S", bitcode, "-o", linked}, "linking");
     if (result != AG_SUCCESS) return result;
@@ -175,18 +177,19 @@ class LevelZeroCompiler final : public ToolCompiler {
     if (!read_whole_file(linked, &text, &error))
       return fail(AG_ERROR_COMPILE_FAILED, "llvm-link made no module of %s: %s", job.name().c_str(),
                   error.c_str());
-    std::string sized, ordered;
+    std::string sized, ordered, pinned;
     if (!size_extern_shared_arrays(rewrite_linked_module(std::string(text.begin(), text.end())),
                                    kSpirvExternSharedBytes, &sized, &error) ||
-        !order_blocks_by_dominance(sized, &ordered, &error)) {
+        !order_blocks_by_dominance(sized, &ordered, &error) ||
+        !pin_subgroup_size(ordered, kSpirvWarpLanes, &pinned, nullptr, &error)) {
       *job.log() += "anygpu: " + error + "\n";
       return fail(AG_ERROR_COMPILE_FAILED, "cannot prepare %s for llvm-spirv: %s",
                   job.name().c_str(), error.c_str());
     }
-    result = job.write_build_file("ordered.ll", ordered);
+    result = job.write_build_file("pinned.ll", pinned);
     if (result != AG_SUCCESS) return result;
-    const std::string assembled = job.build() + "/ordered.bc";
-    result = job.run({tools_.as, job.build() + "/ordered.ll", "-o", assembled}, "assembling");
+    const std::string assembled = job.build() + "/pinned.bc";
+    result = job.run({tools_.as, job.build() + "/pinned.ll", "-o", assembled}, "assembling");
     if (result != AG_SUCCESS) return result;
     const std::string spirv = job.build() + "/program.spv";
     result = job.run({tools_.spirv, std::string("--spirv-max-version=") + ANYGPU_SPIRV_VERSION,

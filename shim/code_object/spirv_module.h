@@ -15,6 +15,7 @@ namespace anygpu::spirv {
 enum Opcode : uint32_t {
   kOpMemoryModel = 14,
   kOpEntryPoint = 15,
+  kOpExecutionMode = 16,
   kOpTypeVoid = 19,
   kOpTypeBool = 20,
   kOpTypeInt = 21,
@@ -66,6 +67,7 @@ struct Module {
   std::vector<EntryPoint> entry_points;
   std::unordered_map<uint32_t, std::string> exports;  // LinkageAttributes Export, by target id
   std::vector<uint32_t> global_variables;  // module-scope OpVariables of the host-visible classes
+  std::unordered_map<uint32_t, uint32_t> subgroup_sizes;  // ExecutionMode SubgroupSize, by function
 };
 
 // The layout of each parameter of `function`. False with `error` for a type it cannot lay out.

@@ -17,6 +17,7 @@ constexpr uint32_t kDecorationLinkageAttributes = 41, kLinkageTypeExport = 0;
 constexpr uint32_t kStorageClassUniformConstant = 0, kStorageClassCrossWorkgroup = 5;
 constexpr uint32_t kFuncParamAttrByVal = 2;
 constexpr uint32_t kAddressingPhysical32 = 1;
+constexpr uint32_t kExecutionModeSubgroupSize = 35;
 
 // Every OpType* whose first operand is its result id.
 bool is_type(uint32_t opcode) {
@@ -72,6 +73,10 @@ class Collector {
         return true;
       case kOpEntryPoint:
         return add_entry_point(in, error);
+      case kOpExecutionMode:
+        if (in.operand(1) == kExecutionModeSubgroupSize && in.count >= 3)
+          module_->subgroup_sizes[in.operand(0)] = in.operand(2);
+        return true;
       case kOpConstant:
         if (in.count >= 3)
           module_->constants[in.operand(1)] =
@@ -166,6 +171,8 @@ bool lay_out_kernels(const Module& module, SpirvInfo* info, size_t word_count, s
     SpirvEntryPoint out;
     out.name = entry.name;
     out.execution_model = entry.execution_model;
+    const auto required = module.subgroup_sizes.find(entry.function);
+    if (required != module.subgroup_sizes.end()) out.required_subgroup_size = required->second;
     if (entry.execution_model == kSpirvExecutionModelKernel &&
         !spirv::parameter_layout(module, entry.function, &out.params, error)) {
       *error = "kernel '" + entry.name + "': " + *error;

@@ -25,6 +25,8 @@ struct SpirvEntryPoint {
   std::string name;
   uint32_t execution_model = 0;
   std::vector<SpirvParam> params;  // kernels only
+  // The sub-group size the kernel requires (OpExecutionMode SubgroupSize); 0 where it has none.
+  uint32_t required_subgroup_size = 0;
 };
 
 struct SpirvInfo {

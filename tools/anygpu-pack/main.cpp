@@ -10,6 +10,7 @@
 //   anygpu-pack shared-memory --host BYTES -o OUT OBJECT...
 //   anygpu-pack shared-memory --spirv BYTES -o OUT IR
 //   anygpu-pack block-order -o OUT IR
+//   anygpu-pack subgroup-size LANES -o OUT IR
 // and the portable form of a source for AMD targets (portable_source_command.cpp):
 //   anygpu-pack portable-source --source NAME=REWRITTEN... [--library-dir DIR]...
 //                               [--define D]... [--fast-math] -o OUT
@@ -31,6 +32,7 @@ int usage() {
           "       anygpu-pack shared-memory --host BYTES -o OUT OBJECT...\n"
           "       anygpu-pack shared-memory --spirv BYTES -o OUT IR\n"
           "       anygpu-pack block-order -o OUT IR\n"
+          "       anygpu-pack subgroup-size LANES -o OUT IR\n"
           "       anygpu-pack portable-source --source NAME=REWRITTEN... [--library-dir DIR]...\n"
           "                                   [--define D]... [--fast-math] -o OUT\n");
   return 2;
@@ -54,6 +56,7 @@ int main(int argc, char** argv) {
   if (command == "kernels") return kernels_command(args);
   if (command == "shared-memory") return shared_memory_command(args);
   if (command == "block-order") return block_order_command(args);
+  if (command == "subgroup-size") return subgroup_size_command(args);
   if (command == "portable-source") return portable_source_command(args);
   const int status = usage();
   return command == "--help" || command == "-h" ? 0 : status;

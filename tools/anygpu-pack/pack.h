@@ -17,6 +17,7 @@ int extract_command(const std::vector<std::string>& args);
 int kernels_command(const std::vector<std::string>& args);
 int shared_memory_command(const std::vector<std::string>& args);
 int block_order_command(const std::vector<std::string>& args);
+int subgroup_size_command(const std::vector<std::string>& args);
 int portable_source_command(const std::vector<std::string>& args);
 
 bool read_file(const std::string& path, std::vector<unsigned char>* bytes, std::string* error);
