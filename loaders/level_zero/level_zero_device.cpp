@@ -10,6 +10,7 @@
 #include "level_zero_module.h"
 #include "level_zero_objects.h"
 #include "shim/core/error.h"
+#include "shim/kernel_build/spirv_subgroup_size.h"
 
 namespace anygpu::level_zero {
 
@@ -67,11 +68,18 @@ ag_result LevelZeroDevice::query_properties(const ze_device_properties_t& device
   p.max_grid_dim[1] = clamp(compute.maxGroupCountY);
   p.max_grid_dim[2] = clamp(compute.maxGroupCountZ);
   p.shared_memory_per_block = compute.maxSharedLocalMemory;
-  // The widest sub-group the device offers: what a kernel compiled without a request may get.
+  // Kernels with warp functions require 32-lane sub-groups (spirv_subgroup_size.h): that is the
+  // warp size where the device offers it; elsewhere such kernels do not load, and the widest size
+  // is what a kernel compiled without a request may get.
+  subgroup_sizes_.assign(compute.subGroupSizes,
+                         compute.subGroupSizes + std::min<uint32_t>(compute.numSubGroupSizes, 8));
   uint32_t widest = 0;
-  for (uint32_t i = 0; i < std::min<uint32_t>(compute.numSubGroupSizes, 8); ++i)
-    widest = std::max(widest, compute.subGroupSizes[i]);
-  p.warp_size = widest ? static_cast<int>(widest) : 1;
+  for (uint32_t size : subgroup_sizes_) widest = std::max(widest, size);
+  const bool offers_warp =
+      std::count(subgroup_sizes_.begin(), subgroup_sizes_.end(), kSpirvWarpLanes) > 0;
+  p.warp_size = offers_warp ? static_cast<int>(kSpirvWarpLanes)
+                : widest    ? static_cast<int>(widest)
+                            : 1;
 
   uint32_t count = 0;
   if (ze_result_t r = ze_.zeDeviceGetMemoryProperties(device_, &count, nullptr))
@@ -609,7 +617,8 @@ ag_result LevelZeroDevice::event_elapsed(float* milliseconds, void* start, void*
 
 ag_result LevelZeroDevice::module_load(const CodeObject& code, void** module) {
   ZeModule* loaded = nullptr;
-  if (ag_result r = load_ze_module(ze_, context_, device_, code, &loaded)) return r;
+  if (ag_result r = load_ze_module(ze_, context_, device_, subgroup_sizes_, code, &loaded))
+    return r;
   const auto copy_and_wait = [this](void* device, const void* host, size_t bytes) {
     return copy_on(nullptr, device, host, bytes);
   };

@@ -118,6 +118,7 @@ class LevelZeroDevice final : public DeviceBackend {
   ag_device_properties properties_{};
   uint64_t timer_resolution_ns_ = 1;
   uint32_t timestamp_bits_ = 64;
+  std::vector<uint32_t> subgroup_sizes_;  // zeDeviceGetComputeProperties' subGroupSizes
 
   std::mutex sync_mutex_;  // creates the device's own stream
   ZeStream* sync_stream_ = nullptr;

@@ -1,5 +1,7 @@
 #include "level_zero_module.h"
 
+#include <algorithm>
+
 #include "level_zero_result.h"
 #include "shim/code_object/spirv_reader.h"
 #include "shim/core/error.h"
@@ -47,13 +49,40 @@ void lay_out(const SpirvEntryPoint& entry, ZeFunction* function) {
   function->layout_known = true;
 }
 
+// The sizes as "8, 16", or "none".
+std::string size_list(const std::vector<uint32_t>& sizes) {
+  std::string text;
+  for (uint32_t size : sizes) text += (text.empty() ? "" : ", ") + std::to_string(size);
+  return text.empty() ? "none" : text;
+}
+
+// AG_ERROR_NO_BINARY_FOR_DEVICE naming the first kernel of `code` whose required sub-group size
+// the device does not offer. A module the reader cannot read is left to the driver to judge.
+ag_result check_subgroup_sizes(const CodeObject& code, const std::vector<uint32_t>& offered) {
+  SpirvInfo info;
+  std::string error;
+  if (!read_spirv(ByteReader(code.data, code.size), &info, &error)) return AG_SUCCESS;
+  for (const SpirvEntryPoint& entry : info.entry_points) {
+    const uint32_t lanes = entry.required_subgroup_size;
+    if (lanes == 0 || std::count(offered.begin(), offered.end(), lanes) > 0) continue;
+    return fail(AG_ERROR_NO_BINARY_FOR_DEVICE,
+                "kernel '%s' of this SPIR-V image requires sub-groups of %u lanes (its warp "
+                "functions assume CUDA's warp width), but the device offers sub-group sizes %s; "
+                "run it on a device with %u-lane sub-groups, or on the CPU device",
+                entry.name.c_str(), lanes, size_list(offered).c_str(), lanes);
+  }
+  return AG_SUCCESS;
+}
+
 }  // namespace
 
 ag_result load_ze_module(const LevelZeroFunctions& ze, ze_context_handle_t context,
-                         ze_device_handle_t device, const CodeObject& code, ZeModule** module) {
+                         ze_device_handle_t device, const std::vector<uint32_t>& subgroup_sizes,
+                         const CodeObject& code, ZeModule** module) {
   if (code.format != CodeObjectFormat::spirv)
     return fail(AG_ERROR_NO_BINARY_FOR_DEVICE, "a Level Zero device cannot load a %s",
                 format_name(code.format));
+  if (ag_result r = check_subgroup_sizes(code, subgroup_sizes)) return r;
   auto loaded = std::make_unique<ZeModule>();
   loaded->image.assign(code.data, code.data + code.size);
   ze_module_desc_t desc{};

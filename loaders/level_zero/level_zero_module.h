@@ -43,8 +43,11 @@ struct ZeModule {
   std::map<std::string, std::unique_ptr<ZeFunction>> functions;
 };
 
+// Refuses, before the driver sees it, a module with a kernel that requires a sub-group size not in
+// `subgroup_sizes` (the device's).
 ag_result load_ze_module(const LevelZeroFunctions& ze, ze_context_handle_t context,
-                         ze_device_handle_t device, const CodeObject& code, ZeModule** module);
+                         ze_device_handle_t device, const std::vector<uint32_t>& subgroup_sizes,
+                         const CodeObject& code, ZeModule** module);
 // Destroys the module's kernels, then the module.
 ag_result unload_ze_module(const LevelZeroFunctions& ze, ZeModule* module);
 // The module's kernel `name`, created on first use and kept until the module is unloaded.

@@ -13,7 +13,6 @@ constexpr uint32_t kMaxGroupSize = 1024;
 constexpr uint32_t kMaxGroupSizeDim[3] = {1024, 1024, 64};
 constexpr uint32_t kMaxGroupCount[3] = {2147483647u, 65535, 65535};
 constexpr uint32_t kSharedLocalMemory = 65536;
-constexpr uint32_t kMaxSubgroupSize = 32;  // the largest of the sub-group sizes
 
 // Every entry point the driver implements (ANYGPU_L0_TEST_FUNCTIONS), declared with the type
 // level_zero_api.h gives it (PFN_<symbol>). A definition whose signature differs would be another

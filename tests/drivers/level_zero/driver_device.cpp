@@ -1,4 +1,5 @@
 // zeInit, the driver and its devices (their queries), and contexts.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -106,10 +107,9 @@ ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t device,
   p->maxGroupCountY = kMaxGroupCount[1];
   p->maxGroupCountZ = kMaxGroupCount[2];
   p->maxSharedLocalMemory = kSharedLocalMemory;
-  p->numSubGroupSizes = 3;
-  p->subGroupSizes[0] = 8;
-  p->subGroupSizes[1] = 16;
-  p->subGroupSizes[2] = kMaxSubgroupSize;
+  const std::vector<uint32_t> sizes = subgroup_sizes();
+  p->numSubGroupSizes = static_cast<uint32_t>(sizes.size());
+  std::copy(sizes.begin(), sizes.end(), p->subGroupSizes);
   return ZE_RESULT_SUCCESS;
 }
 

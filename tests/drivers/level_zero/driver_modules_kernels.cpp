@@ -11,6 +11,22 @@
 
 namespace anygpu::level_zero_test_driver {
 
+namespace {
+
+// As a real compiler does: a kernel's required sub-group size must be one the device offers.
+std::string unavailable_subgroup_size(const SpirvInfo& info) {
+  const std::vector<uint32_t> offered = subgroup_sizes();
+  for (const SpirvEntryPoint& entry : info.entry_points) {
+    const uint32_t lanes = entry.required_subgroup_size;
+    if (lanes && std::find(offered.begin(), offered.end(), lanes) == offered.end())
+      return "error: kernel " + entry.name + " requires sub-group size " + std::to_string(lanes) +
+             ", which the device does not support";
+  }
+  return "";
+}
+
+}  // namespace
+
 ze_result_t zeModuleCreate(ze_context_handle_t context, ze_device_handle_t device,
                            const ze_module_desc_t* desc, ze_module_handle_t* module,
                            ze_module_build_log_handle_t* log) {
@@ -38,6 +54,8 @@ ze_result_t zeModuleCreate(ze_context_handle_t context, ze_device_handle_t devic
     text = "error: invalid SPIR-V: " + error;
   else if (!host_module())
     text = "error: ANYGPU_L0_TEST_KERNELS names no host build of the kernels to run";
+  else
+    text = unavailable_subgroup_size(created->info);
   if (log) {
     auto* l = new Log;
     l->text = text;

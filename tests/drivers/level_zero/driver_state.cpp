@@ -1,6 +1,7 @@
 // The driver's state: ANYGPU_L0_TEST_FAIL=<function>:<result>[:<nth>],... makes a chosen call fail
 // (results in decimal or 0x hex), as anygpu_l0_test_fail does; every call is counted.
 // ANYGPU_L0_TEST_DEVICE_COUNT=<0 to 64> is how many devices the one driver has (1 by default).
+// ANYGPU_L0_TEST_SUBGROUP_SIZES=<n>,... the sub-group sizes its devices offer.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -27,10 +28,32 @@ constexpr const char* kFunctionNames[] = {
 // loads it once anygpu's test set it.
 const bool environment_read = [] {
   device_count();
+  subgroup_sizes();
   return true;
 }();
 
 }  // namespace
+
+std::vector<uint32_t> subgroup_sizes() {
+  static const std::vector<uint32_t> sizes = [] {
+    const std::vector<uint32_t> fallback = {8, 16, kMaxSubgroupSize};
+    const char* value = getenv("ANYGPU_L0_TEST_SUBGROUP_SIZES");
+    if (!value || !*value) return fallback;
+    std::vector<uint32_t> parsed;
+    for (const std::string& item : test_driver::split(value, ',')) {
+      long size = 0;
+      if (parsed.size() == 8 || !test_driver::parse_int(item, 1, kMaxSubgroupSize, &size) ||
+          (size & (size - 1)) != 0) {
+        test_driver::warn(kDriver, "ANYGPU_L0_TEST_SUBGROUP_SIZES", value,
+                          "not up to 8 powers of two from 1 to 32, separated by commas");
+        return fallback;
+      }
+      parsed.push_back(static_cast<uint32_t>(size));
+    }
+    return parsed;
+  }();
+  return sizes;
+}
 
 uint32_t device_count() {
   static const uint32_t count = [] {

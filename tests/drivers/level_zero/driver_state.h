@@ -133,6 +133,11 @@ Calls& calls();
 constexpr uint32_t kMaxDevices = 64;
 uint32_t device_count();
 
+// ANYGPU_L0_TEST_SUBGROUP_SIZES=<n>,...: the sub-group sizes the devices offer (powers of two up to
+// kMaxSubgroupSize, at most 8); 8, 16 and 32 by default, as Intel's GPUs offer.
+constexpr uint32_t kMaxSubgroupSize = 32;  // the largest of the sub-group sizes
+std::vector<uint32_t> subgroup_sizes();
+
 // The ze_result_t a failure of the CPU backend becomes.
 ze_result_t from_ag(ag_result r);
 
