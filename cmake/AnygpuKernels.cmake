@@ -515,6 +515,9 @@ function(_anygpu_barrier_pass_plugin out reason)
 endfunction()
 
 # The C++ host sources as objects built by clang++-19 with the barrier pass; C sources as they are.
+# -force-ordered-reductions lets the loop vectorizer widen a loop that sums floats in order (a
+# softmax row's `sum += expf(...)`) and add the lanes one after another, as the scalar loop does:
+# the same bits, and every other operation of the loop vectorised.
 function(_anygpu_host_pass_objects out name sources plugin)
   set(plugin_target "")
   if(TARGET anygpu_barrier_pass)
@@ -533,6 +536,7 @@ function(_anygpu_host_pass_objects out name sources plugin)
       COMMAND "${ANYGPU_HOST_CLANG}" -std=c++17 -O3 -fPIC -fvisibility=hidden -fno-exceptions
               -ffp-contract=off -fno-math-errno
               -Wno-pass-failed -DANYGPU_WORKITEM_LOOPS "-fpass-plugin=${plugin}"
+              -mllvm -force-ordered-reductions
               ${_ANYGPU_KERNEL_INCLUDES} ${_ANYGPU_KERNEL_FLAGS}
               -MD -MT "${object}" -MF "${object}.d" -c "${source}" -o "${object}"
       DEPENDS "${source}" ${plugin_target} "${plugin}" DEPFILE "${object}.d"

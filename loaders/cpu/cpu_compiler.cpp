@@ -70,8 +70,9 @@ class CpuCompiler final : public ToolCompiler {
             "-ffp-contract=off",
             "-fno-math-errno"};
     if (!toolchain_.plugin.empty()) {
-      argv.insert(argv.end(), {"-Wno-pass-failed", "-DANYGPU_WORKITEM_LOOPS",
-                               "-fpass-plugin=" + toolchain_.plugin});
+      argv.insert(argv.end(),
+                  {"-Wno-pass-failed", "-DANYGPU_WORKITEM_LOOPS",
+                   "-fpass-plugin=" + toolchain_.plugin, "-mllvm", "-force-ordered-reductions"});
     } else {
       output.log += "anygpu: no barrier pass (" + toolchain_.plugin_reason +
                     "): kernels with barriers run on fibers\n";

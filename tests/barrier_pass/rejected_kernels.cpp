@@ -115,3 +115,13 @@ AG_KERNEL(strided_warp_sums, (int n, AG_GLOBAL const int* values, AG_GLOBAL int*
     sum += __shfl_xor_sync(0xffffffff, sum, offset);
   sums[id] = sum;
 }
+
+// A thread per row summing its floats in order (the build lets the vectorizer widen such loops
+// only with the additions kept in order: -force-ordered-reductions), then a block barrier.
+AG_KERNEL(ordered_row_sums, (int columns, AG_GLOBAL const float* values, AG_GLOBAL float* sums)) {
+  const float* row = values + (blockIdx.x * blockDim.x + threadIdx.x) * columns;
+  float sum = 0.0f;
+  for (int j = 0; j < columns; ++j) sum += row[j] * 0.5f;
+  __syncthreads();
+  sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}

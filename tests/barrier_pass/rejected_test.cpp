@@ -207,6 +207,38 @@ TEST(BarrierPassEdges, GridStrideLoopBeforeAWarpReduction) {
   expect_made_into_loops("strided_warp_sums");
 }
 
+// Float sums whose value depends on the order of the additions (large and small terms mixed):
+// bit for bit the host's in-order sum, through the loops and fibers, whatever the vector width.
+TEST(BarrierPassEdges, RowSumsAddInOrder) {
+  on_both_paths("ordered_row_sums", [](const char* loops, ag_function kernel) {
+    const unsigned grid = 2, block = 64;
+    int columns = 999;
+    std::vector<float> values(size_t{grid} * block * columns);
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = (i % 7 == 0 ? 3.0e7f : 1.0f) * (i % 2 ? -1.0f : 1.0f) + 0.013f * (i % 97);
+    DeviceBuffer<float> data(cpu_device(), values), sums(cpu_device(), grid * block);
+    void* params[] = {&columns, data.param(), sums.param()};
+    ASSERT_EQ(AG_SUCCESS,
+              agLaunchKernel(kernel, grid, 1, 1, block, 1, 1, 0, nullptr, params, nullptr))
+        << last_detail();
+    const std::vector<float> out = sums.download();
+    int reordered = 0;  // rows whose pairwise sum differs: the check can tell orders apart
+    for (unsigned row = 0; row < grid * block; ++row) {
+      const float* v = &values[size_t{row} * columns];
+      volatile float in_order = 0.0f, pairwise_even = 0.0f, pairwise_odd = 0.0f;
+      for (int j = 0; j < columns; ++j) {
+        in_order = in_order + v[j] * 0.5f;
+        (j % 2 ? pairwise_odd : pairwise_even) =
+            (j % 2 ? pairwise_odd : pairwise_even) + v[j] * 0.5f;
+      }
+      reordered += pairwise_even + pairwise_odd != in_order;
+      ASSERT_EQ(in_order, out[row]) << "loops " << loops << ", row " << row;
+    }
+    EXPECT_GT(reordered, 0);
+  });
+  expect_made_into_loops("ordered_row_sums");
+}
+
 // Warp functions split the loops as barriers do: each warp's sum, through the loops and fibers.
 TEST(BarrierPassEdges, WarpFunctionsRunInTheLoops) {
   on_both_paths("warp_sums", [](const char* loops, ag_function kernel) {
