@@ -69,9 +69,9 @@ TEST_F(LevelZeroNarrowSubgroups, WarpSizeIsTheWidestSubgroup) {
 TEST_F(LevelZeroNarrowSubgroups, AnImageWithWarpFunctionsIsRefusedAtLoad) {
   const long objects = driver.live_objects(), creates = driver.calls("zeModuleCreate");
   ag_module module = nullptr;
-  EXPECT_EQ(AG_ERROR_NO_BINARY_FOR_DEVICE,
-            agModuleLoadData(device, anygpu_image_test_kernels, anygpu_image_test_kernels_size,
-                             &module));
+  EXPECT_EQ(
+      AG_ERROR_NO_BINARY_FOR_DEVICE,
+      agModuleLoadData(device, anygpu_image_test_kernels, anygpu_image_test_kernels_size, &module));
   EXPECT_EQ(nullptr, module);
   const std::string detail = last_detail();
   EXPECT_NE(std::string::npos, detail.find("requires sub-groups of 32 lanes")) << detail;
@@ -101,7 +101,8 @@ TEST_F(LevelZeroNarrowSubgroups, AProgramWithoutWarpFunctionsLoadsAndRuns) {
   ASSERT_AG(agModuleGetFunction(module, "_Z5saxpyifPKfPf", &function));
   int n = 100;
   float a = 2.0f;
-  DeviceBuffer<float> x(device, std::vector<float>(n, 3.0f)), y(device, std::vector<float>(n, 1.0f));
+  DeviceBuffer<float> x(device, std::vector<float>(n, 3.0f)),
+      y(device, std::vector<float>(n, 1.0f));
   void* params[] = {&n, &a, x.param(), y.param()};
   ASSERT_AG(agLaunchKernel(function, 2, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr));
   for (float v : y.download()) ASSERT_EQ(7.0f, v);

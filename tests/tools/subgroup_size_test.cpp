@@ -70,15 +70,18 @@ TEST(SpirvSubgroupSize, KernelsThatReachTheSubgroupRequire32Lanes) {
       "define spir_kernel void @shuffles(i32 addrspace(1)* %0) #0 !kernel_arg_addr_space !4 "
       "!intel_reqd_sub_group_size !6 {",
       line_of(out, "define spir_kernel void @shuffles"));
-  EXPECT_NE(std::string::npos, line_of(out, "define spir_kernel void @reads_width")
-                                   .find("!intel_reqd_sub_group_size !6 {"));
+  EXPECT_NE(
+      std::string::npos,
+      line_of(out, "define spir_kernel void @reads_width").find("!intel_reqd_sub_group_size !6 {"));
   EXPECT_NE(std::string::npos, out.find("\n!6 = !{i32 32}\n"));
   // A kernel's own request stays; a kernel without sub-group use and the helpers get none.
-  EXPECT_EQ("define spir_kernel void @asks_16(i32 addrspace(1)* %0) !intel_reqd_sub_group_size !5 {",
-            line_of(out, "define spir_kernel void @asks_16"));
+  EXPECT_EQ(
+      "define spir_kernel void @asks_16(i32 addrspace(1)* %0) !intel_reqd_sub_group_size !5 {",
+      line_of(out, "define spir_kernel void @asks_16"));
   EXPECT_EQ("define spir_kernel void @plain(i32 addrspace(1)* %0) {",
             line_of(out, "define spir_kernel void @plain"));
-  EXPECT_EQ("define spir_func i32 @helper(i32 %0) {", line_of(out, "define spir_func i32 @helper("));
+  EXPECT_EQ("define spir_func i32 @helper(i32 %0) {",
+            line_of(out, "define spir_func i32 @helper("));
 }
 
 TEST(SpirvSubgroupSize, AModuleWithoutSubgroupUseIsUnchanged) {
@@ -93,8 +96,8 @@ TEST(SpirvSubgroupSize, AModuleWithoutSubgroupUseIsUnchanged) {
 
 TEST(SpirvSubgroupSize, AFunctionWithoutItsEndIsAnError) {
   std::string out, error;
-  EXPECT_FALSE(pin_subgroup_size("define spir_kernel void @k() {\n  ret void\n", 32, &out, nullptr,
-                                 &error));
+  EXPECT_FALSE(
+      pin_subgroup_size("define spir_kernel void @k() {\n  ret void\n", 32, &out, nullptr, &error));
   EXPECT_EQ("the definition of @k has no end", error);
 }
 
