@@ -5,6 +5,7 @@
 #include "level_zero_result.h"
 #include "shim/code_object/spirv_reader.h"
 #include "shim/core/error.h"
+#include "shim/kernel_build/spirv_subgroup_size.h"
 
 namespace anygpu::level_zero {
 namespace {
@@ -57,19 +58,23 @@ std::string size_list(const std::vector<uint32_t>& sizes) {
 }
 
 // AG_ERROR_NO_BINARY_FOR_DEVICE naming the first kernel of `code` whose required sub-group size
-// the device does not offer. A module the reader cannot read is left to the driver to judge.
+// the device does not offer. A module the reader cannot read, or a device that lists no sizes, is
+// left to the driver to judge.
 ag_result check_subgroup_sizes(const CodeObject& code, const std::vector<uint32_t>& offered) {
-  SpirvInfo info;
+  std::vector<std::pair<std::string, uint32_t>> required;
   std::string error;
-  if (!read_spirv(ByteReader(code.data, code.size), &info, &error)) return AG_SUCCESS;
-  for (const SpirvEntryPoint& entry : info.entry_points) {
-    const uint32_t lanes = entry.required_subgroup_size;
-    if (lanes == 0 || std::count(offered.begin(), offered.end(), lanes) > 0) continue;
+  if (offered.empty() ||
+      !read_spirv_subgroup_sizes(ByteReader(code.data, code.size), &required, &error))
+    return AG_SUCCESS;
+  for (const auto& [kernel, lanes] : required) {
+    if (std::count(offered.begin(), offered.end(), lanes) > 0) continue;
+    const char* why =
+        lanes == kSpirvWarpLanes ? " (its warp functions assume CUDA's warp width)" : "";
     return fail(AG_ERROR_NO_BINARY_FOR_DEVICE,
-                "kernel '%s' of this SPIR-V image requires sub-groups of %u lanes (its warp "
-                "functions assume CUDA's warp width), but the device offers sub-group sizes %s; "
-                "run it on a device with %u-lane sub-groups, or on the CPU device",
-                entry.name.c_str(), lanes, size_list(offered).c_str(), lanes);
+                "kernel '%s' of this SPIR-V image requires sub-groups of %u lanes%s, but the "
+                "device offers sub-group sizes %s; run it on a device with %u-lane sub-groups, or "
+                "on the CPU device",
+                kernel.c_str(), lanes, why, size_list(offered).c_str(), lanes);
   }
   return AG_SUCCESS;
 }

@@ -196,8 +196,11 @@ bool is_spirv(ByteReader image) {
   return image.read(0, &magic) && (magic == kSpirvMagic || magic == __builtin_bswap32(kSpirvMagic));
 }
 
-bool read_spirv(ByteReader image, SpirvInfo* info, std::string* error) {
-  *info = SpirvInfo();
+namespace {
+
+// The module's words and its instructions collected; false with `error` for a malformed module.
+bool collect_module(ByteReader image, Module* module, size_t* word_count, unsigned* version,
+                    std::string* error) {
   uint32_t magic = 0;
   if (!is_spirv(image) || !image.read(0, &magic)) {
     *error = "it does not start with the SPIR-V magic number";
@@ -209,14 +212,41 @@ bool read_spirv(ByteReader image, SpirvInfo* info, std::string* error) {
     return false;
   }
   const Words words(image, magic != kSpirvMagic);
-  info->version_major = (words[1] >> 16) & 0xff;
-  info->version_minor = (words[1] >> 8) & 0xff;
+  *word_count = words.size();
+  *version = words[1];
+  return collect(words, module, error);
+}
+
+}  // namespace
+
+bool read_spirv(ByteReader image, SpirvInfo* info, std::string* error) {
+  *info = SpirvInfo();
   Module module;
-  if (!collect(words, &module, error) || !lay_out_kernels(module, info, words.size(), error))
-    return false;
+  size_t word_count = 0;
+  unsigned version = 0;
+  if (!collect_module(image, &module, &word_count, &version, error)) return false;
+  info->version_major = (version >> 16) & 0xff;
+  info->version_minor = (version >> 8) & 0xff;
+  if (!lay_out_kernels(module, info, word_count, error)) return false;
   for (uint32_t variable : module.global_variables) {
     const auto exported = module.exports.find(variable);
     if (exported != module.exports.end()) info->exported_variables.push_back(exported->second);
+  }
+  return true;
+}
+
+bool read_spirv_subgroup_sizes(ByteReader image,
+                               std::vector<std::pair<std::string, uint32_t>>* sizes,
+                               std::string* error) {
+  sizes->clear();
+  Module module;
+  size_t word_count = 0;
+  unsigned version = 0;
+  if (!collect_module(image, &module, &word_count, &version, error)) return false;
+  for (const spirv::EntryPoint& entry : module.entry_points) {
+    const auto required = module.subgroup_sizes.find(entry.function);
+    if (required != module.subgroup_sizes.end() && required->second != 0)
+      sizes->emplace_back(entry.name, required->second);
   }
   return true;
 }

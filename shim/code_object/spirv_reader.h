@@ -5,6 +5,7 @@
 #include <anygpu/anygpu.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "shim/code_object/byte_reader.h"
@@ -42,5 +43,11 @@ bool is_spirv(ByteReader image);
 // False with `error` when an instruction runs past the end, a kernel's parameter type cannot be
 // laid out, or an entry point names no function.
 bool read_spirv(ByteReader image, SpirvInfo* info, std::string* error);
+
+// The entry points that require a sub-group size, with it: read without laying out parameters,
+// so that a kernel whose parameters the reader cannot lay out does not hide the others' sizes.
+bool read_spirv_subgroup_sizes(ByteReader image,
+                               std::vector<std::pair<std::string, uint32_t>>* sizes,
+                               std::string* error);
 
 }  // namespace anygpu

@@ -23,28 +23,73 @@ bool is_name_char(char c) {
          c == '.' || c == '_' || c == '-';
 }
 
-// Every `@name` in `line` (quoted names keep their quotes).
-void global_names(const std::string& line, std::set<std::string>* names) {
-  for (size_t at = line.find('@'); at != std::string::npos; at = line.find('@', at + 1)) {
-    size_t end = at + 1;
-    if (end < line.size() && line[end] == '"') {
-      end = line.find('"', end + 1);
-      if (end == std::string::npos) return;
-      ++end;
-    } else {
-      while (end < line.size() && is_name_char(line[end])) ++end;
-    }
-    if (end > at + 1) names->insert(line.substr(at + 1, end - at - 1));
+// The `@name` at line[at] (quoted names keep their quotes), or "".
+std::string global_name_at(const std::string& line, size_t at) {
+  size_t end = at + 1;
+  if (end < line.size() && line[end] == '"') {
+    end = line.find('"', end + 1);
+    if (end == std::string::npos) return "";
+    ++end;
+  } else {
+    while (end < line.size() && is_name_char(line[end])) ++end;
   }
+  return line.substr(at + 1, end - at - 1);
 }
 
-// The sub-group built-ins as OpenCL C++ (get_sub_group_local_id, intel_sub_group_shuffle, ...,
-// mangled) and HIP mode (__spirv_BuiltInSubgroupMaxSize, __spirv_SubgroupShuffleINTEL) name
-// them, and the SPIR-V group operations (__spirv_GroupIAdd), which warp_gpu.h uses on sub-groups.
+// A C++ name without its Itanium prefix (_Z22get_max_sub_group_sizev: get_max_sub_group_sizev).
+std::string unmangled_start(const std::string& name) {
+  if (name.rfind("_Z", 0) != 0) return name;
+  size_t at = 2;
+  while (at < name.size() && name[at] >= '0' && name[at] <= '9') ++at;
+  return name.substr(at);
+}
+
+bool starts_with(const std::string& text, const char* prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+// The sub-group built-ins as C++ for OpenCL (get_sub_group_local_id, sub_group_reduce_add,
+// intel_sub_group_shuffle, ...) and HIP mode (__spirv_BuiltInSubgroupMaxSize,
+// __spirv_SubgroupShuffleINTEL) name them.
 bool is_subgroup_builtin(const std::string& name) {
-  return name.find("sub_group") != std::string::npos ||
-         name.find("Subgroup") != std::string::npos ||
-         name.find("__spirv_Group") != std::string::npos;
+  const std::string base = unmangled_start(name);
+  for (const char* prefix :
+       {"sub_group_", "intel_sub_group_", "get_sub_group_", "get_max_sub_group_",
+        "get_num_sub_groups", "get_enqueued_num_sub_groups", "__spirv_Subgroup",
+        "__spirv_BuiltInSubgroup", "__spirv_BuiltInNumSubgroups",
+        "__spirv_BuiltInNumEnqueuedSubgroups"})
+    if (starts_with(base, prefix)) return true;
+  return false;
+}
+
+// SPIR-V's scoped operations (group operations, barriers) act on a sub-group when their first
+// operand is the Subgroup scope, 3: warp_gpu.h's ballot (__spirv_GroupIAdd) and __syncwarp
+// (__spirv_ControlBarrier). `call` is the text after the callee's name: "(i32 noundef 3, ...".
+bool is_subgroup_scoped_call(const std::string& name, const std::string& call) {
+  const std::string base = unmangled_start(name);
+  if (!starts_with(base, "__spirv_Group") && !starts_with(base, "__spirv_ControlBarrier") &&
+      !starts_with(base, "__spirv_MemoryBarrier"))
+    return false;
+  std::istringstream words(call.substr(call.find('(') == 0 ? 1 : call.size()));
+  std::string word;
+  if (!(words >> word) || word != "i32") return false;
+  while (words >> word &&
+         (word == "noundef" || word == "signext" || word == "zeroext" || word == "immarg")) {
+  }
+  return word == "3," || word == "3)";
+}
+
+// Adds the globals and functions `line` names to `references`; true when it uses the sub-group.
+bool scan_body_line(const std::string& line, std::set<std::string>* references) {
+  bool subgroup = false;
+  for (size_t at = line.find('@'); at != std::string::npos; at = line.find('@', at + 1)) {
+    const std::string name = global_name_at(line, at);
+    if (name.empty()) continue;
+    const std::string rest = line.substr(at + 1 + name.size());
+    subgroup = subgroup || is_subgroup_builtin(name) || is_subgroup_scoped_call(name, rest);
+    references->insert(name);
+  }
+  return subgroup;
 }
 
 // The largest numbered metadata node `ir` defines ("!12 = ..."), or -1.
@@ -68,16 +113,21 @@ bool pin_subgroup_size(const std::string& ir, unsigned lanes, std::string* out,
   std::map<std::string, Function> functions;
   for (size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].rfind("define ", 0) != 0) continue;
-    std::set<std::string> own;
-    global_names(lines[i].substr(0, lines[i].find('(')), &own);
-    if (own.empty()) continue;
-    Function& f = functions[*own.begin()];
+    // Return types and attributes hold no `@`: the first one starts the function's name.
+    const size_t at = lines[i].find('@');
+    const std::string name = at == std::string::npos ? "" : global_name_at(lines[i], at);
+    if (name.empty()) {
+      *error = "a definition has no name: " + lines[i];
+      return false;
+    }
+    Function& f = functions[name];
     f.define_line = i;
     f.kernel = lines[i].find(" spir_kernel ") != std::string::npos;
     size_t end = i + 1;
-    while (end < lines.size() && lines[end] != "}") global_names(lines[end++], &f.references);
+    for (; end < lines.size() && lines[end] != "}"; ++end)
+      f.uses_subgroup = scan_body_line(lines[end], &f.references) || f.uses_subgroup;
     if (end == lines.size()) {
-      *error = "the definition of @" + *own.begin() + " has no end";
+      *error = "the definition of @" + name + " has no end";
       return false;
     }
     i = end;
@@ -89,8 +139,7 @@ bool pin_subgroup_size(const std::string& ir, unsigned lanes, std::string* out,
       if (f.uses_subgroup) continue;
       for (const std::string& reference : f.references) {
         const auto callee = functions.find(reference);
-        if (is_subgroup_builtin(reference) ||
-            (callee != functions.end() && callee->second.uses_subgroup)) {
+        if (callee != functions.end() && callee->second.uses_subgroup) {
           f.uses_subgroup = changed = true;
           break;
         }

@@ -1,7 +1,8 @@
 // Warp functions on SPIR-V are sub-group operations, and a driver picks each kernel's sub-group
 // size (8, 16 or 32 lanes on Intel GPUs) unless the module requires one. CUDA code assumes 32
-// lanes, so every kernel of a linked SPIR-V-bound module that reaches a sub-group built-in,
-// directly or through the functions it calls, is given `!intel_reqd_sub_group_size !{i32 N}`
+// lanes, so every kernel of a linked SPIR-V-bound module that reaches a sub-group built-in or a
+// group operation or barrier of Subgroup scope (__syncwarp), directly or through the functions it
+// calls, is given `!intel_reqd_sub_group_size !{i32 N}`
 // before llvm-spirv reads the module; llvm-spirv makes it the kernel's `OpExecutionMode
 // SubgroupSize N`, which the Level Zero backend checks against the device at load time.
 #pragma once

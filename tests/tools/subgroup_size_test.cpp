@@ -84,6 +84,45 @@ TEST(SpirvSubgroupSize, KernelsThatReachTheSubgroupRequire32Lanes) {
             line_of(out, "define spir_func i32 @helper("));
 }
 
+// __syncwarp is a barrier of Subgroup scope (3): its kernel needs 32 lanes as a shuffle's does; a
+// work-group barrier (scope 2) does not. A helper whose return type has parentheses is still
+// followed, and a user function whose name merely mentions sub-groups is no built-in.
+TEST(SpirvSubgroupSize, SubgroupBarriersAndHelpersOfAnyReturnType) {
+  const std::string module = R"(define spir_kernel void @syncs_warp() {
+  tail call spir_func void @_Z22__spirv_ControlBarrieriii(i32 noundef 3, i32 noundef 3, i32 noundef 776)
+  ret void
+}
+
+define spir_kernel void @syncs_block() {
+  tail call spir_func void @_Z22__spirv_ControlBarrieriii(i32 noundef 2, i32 noundef 2, i32 noundef 272)
+  ret void
+}
+
+define spir_func noundef align 4 dereferenceable(4) i32 addrspace(4)* @lane_slot(i32 addrspace(4)* %0) {
+  %2 = tail call spir_func i32 @_Z22get_sub_group_local_idv()
+  ret i32 addrspace(4)* %0
+}
+
+define spir_kernel void @through_slot(i32 addrspace(4)* %0) {
+  %2 = tail call spir_func i32 addrspace(4)* @lane_slot(i32 addrspace(4)* %0)
+  ret void
+}
+
+define spir_kernel void @named_like_one() {
+  tail call spir_func void @my_sub_group_helper()
+  ret void
+}
+
+define spir_func void @my_sub_group_helper() {
+  ret void
+}
+)";
+  std::string out, error;
+  std::vector<std::string> pinned;
+  ASSERT_TRUE(pin_subgroup_size(module, 32, &out, &pinned, &error)) << error;
+  EXPECT_EQ((std::vector<std::string>{"syncs_warp", "through_slot"}), pinned);
+}
+
 TEST(SpirvSubgroupSize, AModuleWithoutSubgroupUseIsUnchanged) {
   const std::string module =
       "define spir_kernel void @k(float addrspace(1)* %0) {\n  ret void\n}\n!0 = !{i32 1}\n";

@@ -37,6 +37,16 @@ TEST(SpirvWarpLanes, KernelsWithWarpFunctionsRequire32LaneSubgroups) {
   }
   EXPECT_GE(warp, 5);
   EXPECT_EQ(2, plain);
+  // The light reader the Level Zero backend checks images with finds the same requirements.
+  std::vector<std::pair<std::string, uint32_t>> sizes;
+  ASSERT_TRUE(anygpu::read_spirv_subgroup_sizes(anygpu::ByteReader(image.data(), image.size()),
+                                                &sizes, &error))
+      << error;
+  size_t required = 0;
+  for (const anygpu::SpirvEntryPoint& entry : info.entry_points)
+    required += entry.required_subgroup_size != 0;
+  EXPECT_EQ(required, sizes.size());
+  for (const auto& [name, lanes] : sizes) EXPECT_EQ(32u, lanes) << name;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 /* math_host.h — CUDA's math additions on the host target, where libm has the rest. Float forms
  * are computed in double and double forms in long double, then rounded once, so that each is
- * within CUDA's documented bound (docs/kernel-dialect.md, Math). Included by kernel_host.h; do
+ * within CUDA's documented bound (docs/kernel-dialect.md, Math); rsqrtf, below, is two correctly
+ * rounded float operations instead. Included by kernel_host.h; do
  * not include directly. */
 #ifndef ANYGPU_DETAIL_MATH_HOST_H
 #define ANYGPU_DETAIL_MATH_HOST_H
