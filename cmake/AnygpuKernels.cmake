@@ -514,10 +514,15 @@ function(_anygpu_barrier_pass_plugin out reason)
   endif()
 endfunction()
 
+# The flags of host sources built with the barrier pass (the plugin, includes and the image's own
+# flags come after them). -force-ordered-reductions lets the loop vectorizer widen a loop that sums
+# floats in order (a softmax row's `sum += expf(...)`) and add the lanes one after another, as the
+# scalar loop does: the same bits, and every other operation of the loop vectorised.
+set(ANYGPU_HOST_PASS_FLAGS -std=c++17 -O3 -fPIC -fvisibility=hidden -fno-exceptions
+  -ffp-contract=off -fno-math-errno -Wno-pass-failed -DANYGPU_WORKITEM_LOOPS
+  -mllvm -force-ordered-reductions)
+
 # The C++ host sources as objects built by clang++-19 with the barrier pass; C sources as they are.
-# -force-ordered-reductions lets the loop vectorizer widen a loop that sums floats in order (a
-# softmax row's `sum += expf(...)`) and add the lanes one after another, as the scalar loop does:
-# the same bits, and every other operation of the loop vectorised.
 function(_anygpu_host_pass_objects out name sources plugin)
   set(plugin_target "")
   if(TARGET anygpu_barrier_pass)
@@ -533,10 +538,7 @@ function(_anygpu_host_pass_objects out name sources plugin)
     get_filename_component(stem "${source}" NAME_WE)
     set(object "${CMAKE_BINARY_DIR}/kernels/${name}/host/${index}_${stem}.o")
     add_custom_command(OUTPUT "${object}"
-      COMMAND "${ANYGPU_HOST_CLANG}" -std=c++17 -O3 -fPIC -fvisibility=hidden -fno-exceptions
-              -ffp-contract=off -fno-math-errno
-              -Wno-pass-failed -DANYGPU_WORKITEM_LOOPS "-fpass-plugin=${plugin}"
-              -mllvm -force-ordered-reductions
+      COMMAND "${ANYGPU_HOST_CLANG}" ${ANYGPU_HOST_PASS_FLAGS} "-fpass-plugin=${plugin}"
               ${_ANYGPU_KERNEL_INCLUDES} ${_ANYGPU_KERNEL_FLAGS}
               -MD -MT "${object}" -MF "${object}.d" -c "${source}" -o "${object}"
       DEPENDS "${source}" ${plugin_target} "${plugin}" DEPFILE "${object}.d"
