@@ -5,6 +5,8 @@
 #include <sstream>
 #include <vector>
 
+#include "shim/kernel_build/ir_names.h"
+
 namespace anygpu {
 
 namespace {
@@ -14,25 +16,9 @@ struct Block {
   std::vector<std::string> lines;
 };
 
-bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-         c == '$' || c == '.' || c == '_';
-}
-
-// The name at text[at...]: a run of name characters, or a quoted name (quotes kept); "" if none.
-std::string name_at(const std::string& text, size_t at) {
-  if (at < text.size() && text[at] == '"') {
-    const size_t close = text.find('"', at + 1);
-    return close == std::string::npos ? "" : text.substr(at, close - at + 1);
-  }
-  size_t end = at;
-  while (end < text.size() && is_name_char(text[end])) ++end;
-  return text.substr(at, end - at);
-}
-
 // The label a line opens a block with ("12:", "for.body:", "\"a b\":"), or "".
 std::string label_of(const std::string& line) {
-  const std::string name = name_at(line, 0);
+  const std::string name = ir_name_at(line, 0);
   return !name.empty() && line.size() > name.size() && line[name.size()] == ':' ? name : "";
 }
 
@@ -42,7 +28,7 @@ std::vector<std::string> successors(const Block& block) {
   std::vector<std::string> names;
   for (const std::string& line : block.lines)
     for (size_t at = line.find(marker); at != std::string::npos; at = line.find(marker, at + 1)) {
-      const std::string name = name_at(line, at + marker.size());
+      const std::string name = ir_name_at(line, at + marker.size());
       if (!name.empty()) names.push_back(name);
     }
   return names;
@@ -94,12 +80,12 @@ std::string renumbered(const std::string& line, Visit visit) {
     }
   }
   while (i < line.size()) {
-    const bool value = line[i] == '%' && (i == 0 || !is_name_char(line[i - 1])) &&
+    const bool value = line[i] == '%' && (i == 0 || !is_ir_name_char(line[i - 1])) &&
                        i + 1 < line.size() && line[i + 1] >= '0' && line[i + 1] <= '9';
     if (value) {
       size_t end = i + 1;
       while (end < line.size() && line[end] >= '0' && line[end] <= '9') ++end;
-      if (end == line.size() || !is_name_char(line[end])) {
+      if (end == line.size() || !is_ir_name_char(line[end])) {
         visit(line.substr(i + 1, end - i - 1));
         out += "%agk." + line.substr(i + 1, end - i - 1);
         i = end;

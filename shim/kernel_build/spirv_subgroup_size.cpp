@@ -6,6 +6,8 @@
 #include <set>
 #include <sstream>
 
+#include "shim/kernel_build/ir_names.h"
+
 namespace anygpu {
 namespace {
 
@@ -17,24 +19,6 @@ struct Function {
   bool uses_subgroup = false;
   std::set<std::string> references;  // the globals and functions its body names
 };
-
-bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '$' ||
-         c == '.' || c == '_' || c == '-';
-}
-
-// The `@name` at line[at] (quoted names keep their quotes), or "".
-std::string global_name_at(const std::string& line, size_t at) {
-  size_t end = at + 1;
-  if (end < line.size() && line[end] == '"') {
-    end = line.find('"', end + 1);
-    if (end == std::string::npos) return "";
-    ++end;
-  } else {
-    while (end < line.size() && is_name_char(line[end])) ++end;
-  }
-  return line.substr(at + 1, end - at - 1);
-}
 
 // A C++ name without its Itanium prefix (_Z22get_max_sub_group_sizev: get_max_sub_group_sizev).
 std::string unmangled_start(const std::string& name) {
@@ -83,7 +67,7 @@ bool is_subgroup_scoped_call(const std::string& name, const std::string& call) {
 bool scan_body_line(const std::string& line, std::set<std::string>* references) {
   bool subgroup = false;
   for (size_t at = line.find('@'); at != std::string::npos; at = line.find('@', at + 1)) {
-    const std::string name = global_name_at(line, at);
+    const std::string name = ir_name_at(line, at + 1);
     if (name.empty()) continue;
     const std::string rest = line.substr(at + 1 + name.size());
     subgroup = subgroup || is_subgroup_builtin(name) || is_subgroup_scoped_call(name, rest);
@@ -115,7 +99,7 @@ bool pin_subgroup_size(const std::string& ir, unsigned lanes, std::string* out,
     if (lines[i].rfind("define ", 0) != 0) continue;
     // Return types and attributes hold no `@`: the first one starts the function's name.
     const size_t at = lines[i].find('@');
-    const std::string name = at == std::string::npos ? "" : global_name_at(lines[i], at);
+    const std::string name = at == std::string::npos ? "" : ir_name_at(lines[i], at + 1);
     if (name.empty()) {
       *error = "a definition has no name: " + lines[i];
       return false;
