@@ -52,6 +52,10 @@ summary_and_exit() {
 # check_tools CLANG_NOTE: present, or installed once (CLANG_NOTE: what the "ok" line says of clang-19).
 check_tools() {
   step "tools"
+  if prebuilt; then
+    echo "skipped: ANYGPU_GPU_PREBUILT=1 runs the binaries already in $build"
+    return
+  fi
   local missing=() tool
   for tool in cmake ninja pkg-config clang-19; do
     command -v "$tool" > /dev/null || missing+=("$tool")
@@ -71,12 +75,19 @@ check_tools() {
   fi
 }
 header() { [ -e "/usr/include/$1" ] || [ -e "/usr/local/include/$1" ]; }
+# ANYGPU_GPU_PREBUILT=1: BUILD_DIR was built on another machine (tests/gpu/pack-build.sh carries
+# it), for a GPU machine that lacks the compilers or libraries to build anygpu itself.
+prebuilt() { [ "${ANYGPU_GPU_PREBUILT:-0}" = 1 ]; }
 
 # configure_and_build [CMAKE_ARGS...]: a Release configure of $build, then the targets run here.
 # shellcheck disable=SC2120  # the arguments are optional
 configure_and_build() {
   local status
   mkdir -p "$logs"
+  if prebuilt; then
+    check_prebuilt
+    return
+  fi
   step "configure $build (Release)"
   timeout 120 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" \
     > "$logs/configure.log" 2>&1
@@ -97,6 +108,26 @@ configure_and_build() {
     summary_and_exit
   fi
   echo "ok: built anygpu-info, saxpy, conformance_tests, $bench"
+}
+
+# check_prebuilt: the programs this script runs are in $build and find every library they need.
+check_prebuilt() {
+  local program missing
+  step "prebuilt binaries in $build"
+  [ -d "$build/prebuilt-libs" ] && export LD_LIBRARY_PATH=$build/prebuilt-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  for program in tools/anygpu-info examples/saxpy tests/conformance_tests "bench/$bench"; do
+    if ! [ -x "$build/$program" ]; then
+      failed build "$build/$program is missing: build it (or pack it with tests/gpu/pack-build.sh)"
+      summary_and_exit
+    fi
+    missing=$(ldd "$build/$program" 2>&1 | grep 'not found')
+    if [ -n "$missing" ]; then
+      printf '%s\n' "$missing"
+      failed build "$program lacks shared libraries on this machine (listed above)"
+      summary_and_exit
+    fi
+  done
+  echo "ok: anygpu-info, saxpy, conformance_tests, $bench present, their libraries found"
 }
 
 # find_device: anygpu-info must list a $label device; sets $info (its output) and $gpu_line.

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Packs what tests/gpu/run-*.sh runs from a Release build into one tar file, for a GPU machine
+# that lacks the compilers or libraries to build anygpu (no clang-19, GoogleTest or a network):
+# the programs, libanygpu, the kernel files they load from the build, and in prebuilt-libs/ the
+# shared libraries they need beyond the C and C++ runtimes (libffi, libmpfr, Google Benchmark).
+#   tests/gpu/pack-build.sh BUILD_DIR OUT.tar
+# On the GPU machine, with the same source tree at the same path as here (the programs' RUNPATH
+# and test data paths name it):
+#   mkdir -p BUILD_DIR && tar -xf OUT.tar -C BUILD_DIR
+#   ANYGPU_GPU_PREBUILT=1 tests/gpu/run-cuda.sh BUILD_DIR
+set -eu -o pipefail
+
+if [ $# -ne 2 ]; then
+  echo "usage: $0 BUILD_DIR OUT.tar" >&2
+  exit 2
+fi
+build=$(cd "$1" && pwd)
+out=$(realpath -m "$2")
+programs=(tools/anygpu-info examples/saxpy tests/conformance_tests)
+for bench in "$build"/bench/anygpu_{cuda,hip,level_zero}_bench; do
+  [ -x "$bench" ] && programs+=("bench/${bench##*/}")
+done
+for program in "${programs[@]}"; do
+  if ! [ -x "$build/$program" ]; then
+    echo "$build/$program is missing: build it first (see tests/gpu/common.sh's targets)" >&2
+    exit 1
+  fi
+done
+
+# The libraries every Linux machine has in its own version stay out: glibc's, libstdc++, libgcc.
+base='^(libc|libm|libdl|librt|libpthread|ld-linux-x86-64|libstdc\+\+|libgcc_s|linux-vdso)\.so'
+rm -rf "$build/prebuilt-libs"
+mkdir -p "$build/prebuilt-libs"
+for program in "${programs[@]}"; do
+  ldd "$build/$program" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }'
+done | sort -u | while read -r name path; do
+  [[ $name =~ $base ]] || [[ $path == "$build"/* ]] || cp -L "$path" "$build/prebuilt-libs/$name"
+done
+
+cd "$build"
+tar -cf "$out" "${programs[@]}" libanygpu.so* kernels/*.so lib/*.so prebuilt-libs
+echo "packed $(tar -tf "$out" | wc -l) files of $build into $out ($(du -h "$out" | cut -f1))"
