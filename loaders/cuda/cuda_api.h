@@ -283,13 +283,19 @@ constexpr int kRequestedApiVersion = 12000;
      CUoccupancyB2DSize shared_for_block_size, size_t dynamic_shared, int block_size_limit))
 
 // Used where present: names and texts of results (anygpu keeps its own table as well), the
-// parameter layout of a cubin's kernel (CUDA 12.4), and stream-ordered allocation (CUDA 11.2).
+// parameter layout of a cubin's kernel and loading every kernel of a module at once (CUDA 12.4),
+// and stream-ordered allocation (CUDA 11.2).
 #define ANYGPU_CUDA_OPTIONAL_FUNCTIONS(X)                                                    \
   X(cuGetErrorName, cuGetErrorName, CUresult, (CUresult result, const char** name))          \
   X(cuGetErrorString, cuGetErrorString, CUresult, (CUresult result, const char** text))      \
   X(cuFuncGetParamInfo, cuFuncGetParamInfo, CUresult,                                        \
     (CUfunction function, size_t index, size_t* offset, size_t* size))                       \
   X(cuDeviceGetUuid, cuDeviceGetUuid, CUresult, (CUuuid * uuid, CUdevice device))            \
+  X(cuModuleGetFunctionCount, cuModuleGetFunctionCount, CUresult,                            \
+    (unsigned* count, CUmodule module))                                                      \
+  X(cuModuleEnumerateFunctions, cuModuleEnumerateFunctions, CUresult,                        \
+    (CUfunction * functions, unsigned count, CUmodule module))                               \
+  X(cuFuncLoad, cuFuncLoad, CUresult, (CUfunction function))                                 \
   /* Stream-ordered allocation (CUDA 11.2): pools of anygpu's own, and the default pool's */ \
   X(cuMemPoolCreate, cuMemPoolCreate, CUresult,                                              \
     (CUmemoryPool * pool, const CUmemPoolProps* props))                                      \

@@ -22,7 +22,9 @@ struct CudaDriver {
 // The API version a function is asked for: the common one, or the release that introduced a
 // newer optional function (the driver answers "version not sufficient" below it).
 inline int cuda_api_version(const char* name) {
-  if (std::strcmp(name, "cuFuncGetParamInfo") == 0) return 12040;
+  for (const char* newer : {"cuFuncGetParamInfo", "cuModuleGetFunctionCount",
+                            "cuModuleEnumerateFunctions", "cuFuncLoad"})
+    if (std::strcmp(name, newer) == 0) return 12040;
   return kRequestedApiVersion;
 }
 

@@ -26,6 +26,27 @@ std::string log_text(const std::vector<char>& buffer, void* written_value) {
   return text;
 }
 
+// A driver with lazy loading (the default from CUDA 12.2 on) loads a kernel at its first launch,
+// and that load may wait for the whole context: a launch queued behind a kernel that waits for the
+// host (a spin on a flag the host sets next) would never return. anygpu loads every kernel with
+// its module instead, as HIP and Level Zero do, so that a launch never waits for a load. A driver
+// older than CUDA 12.4 has no cuFuncLoad and keeps its own loading.
+CUresult load_every_kernel(const CudaFunctions& cu, CUmodule module, const char** call) {
+  if (!cu.cuModuleGetFunctionCount || !cu.cuModuleEnumerateFunctions || !cu.cuFuncLoad)
+    return CUDA_SUCCESS;
+  unsigned count = 0;
+  *call = "cuModuleGetFunctionCount";
+  if (CUresult r = cu.cuModuleGetFunctionCount(&count, module)) return r;
+  if (count == 0) return CUDA_SUCCESS;
+  std::vector<CUfunction> functions(count);
+  *call = "cuModuleEnumerateFunctions";
+  if (CUresult r = cu.cuModuleEnumerateFunctions(functions.data(), count, module)) return r;
+  *call = "cuFuncLoad";
+  for (CUfunction function : functions)
+    if (CUresult r = cu.cuFuncLoad(function)) return r;
+  return CUDA_SUCCESS;
+}
+
 }  // namespace
 
 ag_result load_cuda_module(const CudaFunctions& cu, const CodeObject& code, CudaModule** module) {
@@ -54,6 +75,12 @@ ag_result load_cuda_module(const CudaFunctions& cu, const CodeObject& code, Cuda
     const std::string extra =
         std::string("loading a ") + format_name(code.format) + (logs.empty() ? "" : "; ") + logs;
     return cuda_fail(result, "cuModuleLoadDataEx", extra.c_str());
+  }
+  const char* call = nullptr;
+  if (CUresult r = load_every_kernel(cu, loaded->module, &call)) {
+    cu.cuModuleUnload(loaded->module);
+    delete loaded;
+    return cuda_fail(r, call, "loading every kernel of the module before its first launch");
   }
   *module = loaded;
   return AG_SUCCESS;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "cuda_driver_access.h"
 #include "test_support.h"
@@ -96,6 +97,34 @@ TEST_F(CudaBackendTest, AThreadWithoutAContextGetsThePrimaryOneAndKeepsIt) {
 TEST_F(CudaBackendTest, FunctionsGetTheirLayoutFromTheSelectedCodeObject) {
   TestModule module(device);
   expect_saxpy_layout(module.function("saxpy"));
+}
+
+// Under lazy loading (the driver's default since CUDA 12.2) a kernel not loaded yet loads at its
+// first launch and waits for the whole context there, so a launch queued behind a kernel that
+// waits for the host never returned on an H200. anygpu loads every kernel with its module.
+TEST_F(CudaBackendTest, EveryKernelIsLoadedWithItsModule) {
+  const long enumerations = driver.calls("cuModuleEnumerateFunctions");
+  const long loads = driver.calls("cuFuncLoad");
+  TestModule module(device);
+  EXPECT_EQ(enumerations + 1, driver.calls("cuModuleEnumerateFunctions"));
+  EXPECT_GT(driver.calls("cuFuncLoad") - loads, 20) << "the module's kernels were not loaded";
+
+  ag_stream stream = nullptr;
+  ASSERT_AG(agStreamCreate(device, 0, &stream));
+  DeviceBuffer<int> gate(device, std::vector<int>{0, 0});
+  void* flag = gate.get();
+  void* done = static_cast<int*>(gate.get()) + 1;
+  void* wait_params[] = {&flag, &done};
+  ASSERT_AG(agLaunchKernel(module.function("wait_flag"), 1, 1, 1, 1, 1, 1, 0, stream, wait_params,
+                           nullptr));
+  // Never launched before, queued behind the waiting kernel: returns at once.
+  ASSERT_AG(
+      agLaunchKernel(module.function("empty"), 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr));
+  const int one = 1;
+  ASSERT_AG(agMemcpyHtoD(device, gate.get(), &one, sizeof one));
+  ASSERT_AG(agStreamSynchronize(stream));
+  EXPECT_EQ(1, gate.download()[1]);
+  ASSERT_AG(agStreamDestroy(stream));
 }
 
 TEST_F(CudaBackendTest, AFailedPtxCompileShowsTheJitLog) {

@@ -12,6 +12,9 @@
  *                                    "cuMemAlloc,cuLaunchKernel"
  *   ANYGPU_CUDA_TEST_FAIL            name:code[:nth],...: the nth call (1st by default) of the
  *                                    function (versioned or base name) returns code (not 0)
+ *   CUDA_MODULE_LOADING              LAZY (the default) or EAGER, as a real driver reads it:
+ *                                    under LAZY a module's kernel loads at cuFuncLoad or its first
+ *                                    launch, and that load first waits for the context's work
  */
 #ifndef ANYGPU_CUDA_TEST_DRIVER_CONTROL_H
 #define ANYGPU_CUDA_TEST_DRIVER_CONTROL_H

@@ -58,6 +58,7 @@ ANYGPU_CUDA_TEST_API CUresult cuLaunchKernel(CUfunction function, unsigned grid_
   if (extra || (parameters && !params) ||
       !fits_device(launch.grid, launch.block, shared_bytes, max_shared))
     return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = finish_loading(function)) return r;
   std::shared_ptr<Stream> on;
   if (CUresult r = stream_for_work(context, stream, &on)) return r;
   return from_cpu(cpu().launch(native, launch, params, on ? on->native : nullptr));

@@ -58,6 +58,40 @@ void write_log(const JitLog& log, const std::string& text, void** values) {
 
 }  // namespace
 
+CUresult module_function(CUmodule module, const char* name, CUfunction* function) {
+  Objects& o = objects();
+  {
+    std::lock_guard<std::mutex> lock(o.mutex);
+    Module* found = o.module(module);
+    if (!found) return CUDA_ERROR_INVALID_HANDLE;
+    if (std::find(found->kernels.begin(), found->kernels.end(), name) == found->kernels.end())
+      return CUDA_ERROR_NOT_FOUND;
+  }
+  // Loads on first use, outside the lock.
+  void* host =
+      test_driver::host_kernels(kDriverName, "ANYGPU_CUDA_TEST_KERNELS", config().kernels_path);
+  if (!host) return CUDA_ERROR_NOT_FOUND;
+  std::lock_guard<std::mutex> lock(o.mutex);
+  Module* found = o.module(module);  // again: it may have been unloaded meanwhile
+  if (!found) return CUDA_ERROR_INVALID_HANDLE;
+  std::unique_ptr<Function>& cached = found->functions[name];
+  if (!cached) {
+    auto made = std::make_unique<Function>();
+    made->context = found->context;
+    made->loaded = !config().lazy_loading;
+    bool layout_known = false;
+    if (cpu().module_get_function(host, name, &made->native, made->layout, layout_known) !=
+        AG_SUCCESS) {
+      found->functions.erase(name);
+      return CUDA_ERROR_NOT_FOUND;
+    }
+    cached = std::move(made);
+    o.functions[cached.get()] = cached.get();
+  }
+  *function = handle_of<CUfunction>(cached.get());
+  return CUDA_SUCCESS;
+}
+
 }  // namespace anygpu::cuda_test_driver
 
 // The entry points: beside their declarations, so that a definition whose signature differs
@@ -101,36 +135,7 @@ ANYGPU_CUDA_TEST_API CUresult cuModuleGetFunction(CUfunction* function, CUmodule
   Context* context = nullptr;
   if (CUresult r = require_context(&context)) return r;
   if (!function || !name) return CUDA_ERROR_INVALID_VALUE;
-  Objects& o = objects();
-  {
-    std::lock_guard<std::mutex> lock(o.mutex);
-    Module* found = o.module(module);
-    if (!found) return CUDA_ERROR_INVALID_HANDLE;
-    if (std::find(found->kernels.begin(), found->kernels.end(), name) == found->kernels.end())
-      return CUDA_ERROR_NOT_FOUND;
-  }
-  // Loads on first use, outside the lock.
-  void* host =
-      test_driver::host_kernels(kDriverName, "ANYGPU_CUDA_TEST_KERNELS", config().kernels_path);
-  if (!host) return CUDA_ERROR_NOT_FOUND;
-  std::lock_guard<std::mutex> lock(o.mutex);
-  Module* found = o.module(module);  // again: it may have been unloaded meanwhile
-  if (!found) return CUDA_ERROR_INVALID_HANDLE;
-  std::unique_ptr<Function>& cached = found->functions[name];
-  if (!cached) {
-    auto made = std::make_unique<Function>();
-    made->context = found->context;
-    bool layout_known = false;
-    if (cpu().module_get_function(host, name, &made->native, made->layout, layout_known) !=
-        AG_SUCCESS) {
-      found->functions.erase(name);
-      return CUDA_ERROR_NOT_FOUND;
-    }
-    cached = std::move(made);
-    o.functions[cached.get()] = cached.get();
-  }
-  *function = handle_of<CUfunction>(cached.get());
-  return CUDA_SUCCESS;
+  return module_function(module, name, function);
 }
 
 // CUDA_ERROR_NOT_FOUND unless the image holds the variable and the host build has it too: the

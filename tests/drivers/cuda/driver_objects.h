@@ -57,6 +57,9 @@ struct Function {
   // shared memory a launch may ask for (the kernels have no static shared memory), raised up to
   // the opt-in limit by cuFuncSetAttribute.
   int max_dynamic_shared = kSharedMemoryPerBlock;
+  // False for a module's kernel under lazy loading until cuFuncLoad or its first launch loads it
+  // (driver_function_loading.cpp), with `Objects::mutex` held.
+  bool loaded = true;
 };
 
 struct Module {
@@ -148,6 +151,12 @@ void synchronize_blocking_streams(Context* context);
 CUresult stream_for_work(Context* context, CUstream stream, std::shared_ptr<Stream>* found);
 // Every stream of the context, the driver's own included.
 void synchronize_context(Context* context);
+// The kernel of `module` named `name` (the same handle for the same name), without the entry's
+// bookkeeping: cuModuleGetFunction and cuModuleEnumerateFunctions share it.
+CUresult module_function(CUmodule module, const char* name, CUfunction* function);
+// Loads a lazily loaded function before its launch: as on a real driver, that first waits for all
+// of its context's work (driver_function_loading.cpp).
+CUresult finish_loading(CUfunction function);
 // The stream the legacy default stream's event records run on; made on first use.
 std::shared_ptr<Stream> default_stream(Context* context);
 // The primary context's reset: everything made in `context` is destroyed (its stream-ordered

@@ -48,6 +48,9 @@ int introduced_in(Fn fn) {
     case Fn::cuKernelGetFunction:
       return 12000;
     case Fn::cuFuncGetParamInfo:
+    case Fn::cuModuleGetFunctionCount:
+    case Fn::cuModuleEnumerateFunctions:
+    case Fn::cuFuncLoad:
       return 12040;
     case Fn::cuCtxGetDevice_v2:
     case Fn::cuCtxSynchronize_v2:

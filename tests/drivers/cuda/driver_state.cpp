@@ -51,6 +51,12 @@ Config read_config() {
       warn("ANYGPU_CUDA_TEST_DRIVER_VERSION", version, "not a version such as 12040");
   }
   c.kernels_path = environment("ANYGPU_CUDA_TEST_KERNELS");
+  if (std::string loading = environment("CUDA_MODULE_LOADING"); loading == "EAGER")
+    c.lazy_loading = false;
+  else if (loading == "LAZY")
+    c.lazy_loading = kDefaultDriverVersion >= 12020;  // an older driver loads eagerly regardless
+  else if (!loading.empty())
+    warn("CUDA_MODULE_LOADING", loading, "neither EAGER nor LAZY");
   for (const std::string& name : split(environment("ANYGPU_CUDA_TEST_MISSING"), ',')) {
     Fn fn;
     if (name.empty()) continue;
