@@ -375,9 +375,15 @@ ag_result CudaDevice::module_get_global(void* module, const char* name, void** p
                                         size_t* bytes) {
   return in_context([&] {
     CUdeviceptr address = 0;
-    if (CUresult r = cu_.cuModuleGetGlobal_v2(&address, bytes,
-                                              static_cast<CudaModule*>(module)->module, name))
-      return cuda_fail(r, "cuModuleGetGlobal", ("global " + std::string(name)).c_str());
+    const CUresult r =
+        cu_.cuModuleGetGlobal_v2(&address, bytes, static_cast<CudaModule*>(module)->module, name);
+    // The driver answers CUDA_ERROR_INVALID_VALUE for a name that is a kernel: no variable either.
+    if (r == CUDA_ERROR_INVALID_VALUE)
+      return fail(AG_ERROR_NOT_FOUND,
+                  "agModuleGetGlobal: the module has no variable named '%s' (cuModuleGetGlobal "
+                  "answered CUDA_ERROR_INVALID_VALUE: the name is a kernel's, or not a variable's)",
+                  name);
+    if (r) return cuda_fail(r, "cuModuleGetGlobal", ("global " + std::string(name)).c_str());
     *pointer = reinterpret_cast<void*>(static_cast<uintptr_t>(address));
     return AG_SUCCESS;
   });

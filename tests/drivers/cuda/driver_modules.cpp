@@ -139,7 +139,8 @@ ANYGPU_CUDA_TEST_API CUresult cuModuleGetFunction(CUfunction* function, CUmodule
 }
 
 // CUDA_ERROR_NOT_FOUND unless the image holds the variable and the host build has it too: the
-// address is the host build's variable, which the kernels that run read and write.
+// address is the host build's variable, which the kernels that run read and write. A kernel's name
+// is CUDA_ERROR_INVALID_VALUE, as an H200's driver (580) answers.
 ANYGPU_CUDA_TEST_API CUresult cuModuleGetGlobal_v2(CUdeviceptr* pointer, size_t* bytes,
                                                    CUmodule module, const char* name) {
   DRIVER_ENTRY(cuModuleGetGlobal_v2);
@@ -150,6 +151,8 @@ ANYGPU_CUDA_TEST_API CUresult cuModuleGetGlobal_v2(CUdeviceptr* pointer, size_t*
     std::lock_guard<std::mutex> lock(objects().mutex);
     Module* found = objects().module(module);
     if (!found) return CUDA_ERROR_INVALID_HANDLE;
+    if (std::find(found->kernels.begin(), found->kernels.end(), name) != found->kernels.end())
+      return CUDA_ERROR_INVALID_VALUE;
     if (std::find(found->globals.begin(), found->globals.end(), name) == found->globals.end())
       return CUDA_ERROR_NOT_FOUND;
   }
