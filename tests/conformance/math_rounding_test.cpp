@@ -102,11 +102,15 @@ __attribute__((noinline)) T convert_in_mode(Integer value, int rounding) {
   return out;
 }
 
-// x rounded to an integer as CUDA's conversions do: NaN gives 0 (0x8000000000000000 for 64-bit
-// results), values beyond the range their nearest end.
+// x rounded to an integer as CUDA's conversions do on an NVIDIA GPU (an H200 measured): NaN gives
+// 0 from a float, 0x80000000 from a double to a 32-bit integer, 0x8000000000000000 for 64-bit
+// results; values beyond the range their nearest end.
 template <typename Integer, typename T>
 Integer to_integer(T x, int rounding) {
-  if (std::isnan(x)) return sizeof(Integer) == 8 ? static_cast<Integer>(1ull << 63) : 0;
+  if (std::isnan(x)) {
+    if (sizeof(Integer) == 8) return static_cast<Integer>(1ull << 63);
+    return sizeof(T) == 8 ? static_cast<Integer>(1u << 31) : 0;
+  }
   const long double v = x;
   const long double r = rounding == 0   ? std::nearbyint(v)
                         : rounding == 1 ? std::trunc(v)

@@ -493,8 +493,9 @@ AGK_DIRECTED_FORMAT(double, d, agk_ull, 64, 53, 0x1p-916, 0x1p-966, 0x1p-1022, f
     return AGK_ARITHMETIC_OPERATION_##name(x, y, z, AGK_DIRECTION_##r); \
   }
 
-/* Floating point to integer: NaN gives 0 (0x8000000000000000 for 64-bit results, as NVIDIA's
- * GPUs give), values beyond the integer's range its nearest end. */
+/* Floating point to integer, as NVIDIA's GPUs convert (an H200 measured): NaN gives 0 from a
+ * float, 0x80000000 from a double to a 32-bit integer and 0x8000000000000000 for 64-bit results;
+ * values beyond the integer's range give its nearest end. */
 #define AGK_TO_INTEGER(T, S, To, name, low, limit, lowest, highest, nan_value) \
   AGK_ROUNDED_FUNCTION To agk_##S##_to_##name(T x, int direction) {            \
     if (x != x) return (To)(nan_value);                                        \
@@ -504,17 +505,17 @@ AGK_DIRECTED_FORMAT(double, d, agk_ull, 64, 53, 0x1p-916, 0x1p-966, 0x1p-1022, f
     return (To)t;                                                              \
   }
 #define AGK_TO_INTEGER_EXPANDED(...) AGK_TO_INTEGER(__VA_ARGS__)
-#define AGK_INT_RANGE -0x1p31, 0x1p31, -2147483647 - 1, 2147483647, 0
-#define AGK_UINT_RANGE 0, 0x1p32, 0u, 0xffffffffu, 0u
+#define AGK_INT_RANGE -0x1p31, 0x1p31, -2147483647 - 1, 2147483647
+#define AGK_UINT_RANGE 0, 0x1p32, 0u, 0xffffffffu
 #define AGK_LL_RANGE                                                                  \
   -0x1p63, 0x1p63, (agk_ll)(-9223372036854775807L - 1), (agk_ll)9223372036854775807L, \
       (agk_ll)(-9223372036854775807L - 1)
 #define AGK_ULL_RANGE \
   0, 0x1p64, AGK_U64(0), AGK_U64(0xffffffffffffffff), AGK_U64(0x8000000000000000)
-AGK_TO_INTEGER_EXPANDED(float, f, int, int, AGK_INT_RANGE)
-AGK_TO_INTEGER_EXPANDED(double, d, int, int, AGK_INT_RANGE)
-AGK_TO_INTEGER_EXPANDED(float, f, unsigned int, uint, AGK_UINT_RANGE)
-AGK_TO_INTEGER_EXPANDED(double, d, unsigned int, uint, AGK_UINT_RANGE)
+AGK_TO_INTEGER_EXPANDED(float, f, int, int, AGK_INT_RANGE, 0)
+AGK_TO_INTEGER_EXPANDED(double, d, int, int, AGK_INT_RANGE, -2147483647 - 1)
+AGK_TO_INTEGER_EXPANDED(float, f, unsigned int, uint, AGK_UINT_RANGE, 0u)
+AGK_TO_INTEGER_EXPANDED(double, d, unsigned int, uint, AGK_UINT_RANGE, 0x80000000u)
 AGK_TO_INTEGER_EXPANDED(float, f, agk_ll, ll, AGK_LL_RANGE)
 AGK_TO_INTEGER_EXPANDED(double, d, agk_ll, ll, AGK_LL_RANGE)
 AGK_TO_INTEGER_EXPANDED(float, f, agk_ull, ull, AGK_ULL_RANGE)
