@@ -115,6 +115,11 @@ check_prebuilt() {
   local program missing
   step "prebuilt binaries in $build"
   [ -d "$build/prebuilt-libs" ] && export LD_LIBRARY_PATH=$build/prebuilt-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  # What configure built, as pack-build.sh recorded it: the scripts read it from configure.log.
+  if [ -f "$build/prebuilt-configure.log" ]; then
+    cp "$build/prebuilt-configure.log" "$logs/configure.log"
+    grep 'anygpu kernels:' "$logs/configure.log"
+  fi
   for program in tools/anygpu-info examples/saxpy tests/conformance_tests "bench/$bench"; do
     if ! [ -x "$build/$program" ]; then
       failed build "$build/$program is missing: build it (or pack it with tests/gpu/pack-build.sh)"

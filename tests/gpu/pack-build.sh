@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Packs what tests/gpu/run-*.sh runs from a Release build into one tar file, for a GPU machine
 # that lacks the compilers or libraries to build anygpu (no clang-19, GoogleTest or a network):
-# the programs, libanygpu, the kernel files they load from the build, and in prebuilt-libs/ the
-# shared libraries they need beyond the C and C++ runtimes (libffi, libmpfr, Google Benchmark).
+# the programs, libanygpu, the kernel files they load from the build, in prebuilt-libs/ the shared
+# libraries they need beyond the C and C++ runtimes (libffi, libmpfr, Google Benchmark), and in
+# prebuilt-configure.log the GPU targets configure built.
 #   tests/gpu/pack-build.sh BUILD_DIR OUT.tar
 # On the GPU machine, with the same source tree at the same path as here (the programs' RUNPATH
 # and test data paths name it):
@@ -28,15 +29,30 @@ for program in "${programs[@]}"; do
 done
 
 # The libraries every Linux machine has in its own version stay out: glibc's, libstdc++, libgcc.
+# Nothing is written into the build: the extra files are staged in a temporary folder.
 base='^(libc|libm|libdl|librt|libpthread|ld-linux-x86-64|libstdc\+\+|libgcc_s|linux-vdso)\.so'
-rm -rf "$build/prebuilt-libs"
-mkdir -p "$build/prebuilt-libs"
+staging=$(mktemp -d)
+trap 'rm -rf "$staging"' EXIT
+mkdir "$staging/prebuilt-libs"
 for program in "${programs[@]}"; do
   ldd "$build/$program" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }'
 done | sort -u | while read -r name path; do
-  [[ $name =~ $base ]] || [[ $path == "$build"/* ]] || cp -L "$path" "$build/prebuilt-libs/$name"
+  [[ $name =~ $base ]] || [[ $path == "$build"/* ]] || cp -L "$path" "$staging/prebuilt-libs/$name"
 done
 
+# What configure said it builds for each GPU target, which the scripts check (run-hip.sh: the AMD
+# targets, run-level-zero.sh: SPIR-V), from the build's cache.
+cache() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
+{
+  [ "$(cache _ANYGPU_HAVE_PTX)" = ON ] &&
+    echo "-- anygpu kernels: building PTX ($(cache ANYGPU_PTX_ARCHS | tr ';' ' '))"
+  [ "$(cache _ANYGPU_HAVE_AMDGPU)" = ON ] &&
+    echo "-- anygpu kernels: building AMD code objects ($(cache ANYGPU_AMDGPU_TARGETS | tr ';' ' '))"
+  [ "$(cache _ANYGPU_HAVE_SPIRV)" = ON ] && echo "-- anygpu kernels: building SPIR-V"
+  true
+} > "$staging/prebuilt-configure.log"
+
 cd "$build"
-tar -cf "$out" "${programs[@]}" libanygpu.so* kernels/*.so lib/*.so prebuilt-libs
+tar -cf "$out" "${programs[@]}" libanygpu.so* kernels/*.so lib/*.so \
+  -C "$staging" prebuilt-libs prebuilt-configure.log
 echo "packed $(tar -tf "$out" | wc -l) files of $build into $out ($(du -h "$out" | cut -f1))"

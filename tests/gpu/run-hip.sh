@@ -24,7 +24,7 @@ gpu_begin hip HIP "${1:-$repo/build/gpu-hip}"
 check_tools clang-19
 # AMD code objects need clang-19's ld.lld (lld-19); without it the bundle has none.
 lld=$(clang-19 -print-prog-name=ld.lld 2> /dev/null)
-if [[ $lld != /* ]] || ! [ -x "$lld" ]; then
+if ! prebuilt && { [[ $lld != /* ]] || ! [ -x "$lld" ]; }; then
   echo "FAIL: ld.lld for clang-19 not found: install lld-19 (Debian 12: scripts/install-deps)"
   exit 1
 fi

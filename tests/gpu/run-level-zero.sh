@@ -27,7 +27,7 @@ check_tools clang-19
 # SPIR-V needs clang-15 and the LLVM 15 tools beside llvm-spirv-15, and the GPU needs the loader.
 spirv_missing=()
 for tool in clang-15 llvm-link-15 llvm-as-15 llvm-spirv-15; do
-  command -v "$tool" > /dev/null || spirv_missing+=("$tool")
+  prebuilt || command -v "$tool" > /dev/null || spirv_missing+=("$tool")
 done
 [ -e /usr/lib/x86_64-linux-gnu/libze_loader.so.1 ] || [ -e /usr/lib/aarch64-linux-gnu/libze_loader.so.1 ] ||
   ldconfig -p 2> /dev/null | grep -q 'libze_loader\.so\.1 ' || spirv_missing+=("libze1")
