@@ -22,6 +22,7 @@ gpu_begin() {
   conformance_summary="not run"
   ratios=""
   gpu_line=""
+  extra_targets=()  # a script's own, built with the rest
 }
 
 step() { printf '\n== %s (at %d s)\n' "$*" $((SECONDS - started)); }
@@ -100,7 +101,7 @@ configure_and_build() {
   fi
   step "build with -j$jobs"
   timeout 300 cmake --build "$build" -j "$jobs" --target anygpu-info saxpy conformance_tests \
-    "$bench" > "$logs/build.log" 2>&1
+    "$bench" "${extra_targets[@]}" > "$logs/build.log" 2>&1
   status=$?
   if [ $status -ne 0 ]; then
     show_tail "$logs/build.log"

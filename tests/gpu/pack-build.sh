@@ -21,6 +21,11 @@ programs=(tools/anygpu-info examples/saxpy tests/conformance_tests)
 for bench in "$build"/bench/anygpu_{cuda,hip,level_zero}_bench; do
   [ -x "$bench" ] && programs+=("bench/${bench##*/}")
 done
+# run-cuda.sh's interposer check, where the build has it (nvcc built the program).
+for optional in interpose/anygpu-trace interpose/libanygpu_intercept.so \
+  tests/interpose/programs/runtime_program; do
+  [ -x "$build/$optional" ] && programs+=("$optional")
+done
 for program in "${programs[@]}"; do
   if ! [ -x "$build/$program" ]; then
     echo "$build/$program is missing: build it first (see tests/gpu/common.sh's targets)" >&2

@@ -7,6 +7,7 @@ program says it did and what the test driver counted. Exit 0: passed, 1: failed,
 """
 import argparse
 import collections
+import ctypes
 import glob
 import json
 import os
@@ -486,6 +487,41 @@ def runtime_on_test_driver(args):
           f"statistics say {entry_points[0]} wrapped entry points")
 
 
+def gpu_unavailable():
+    """Why this machine's own NVIDIA driver cannot run a program on a GPU; "" when it can."""
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError as error:
+        return f"no NVIDIA driver on this machine ({error})"
+    result = cuda.cuInit(0)
+    if result != 0:
+        return f"cuInit answered {result}: no usable NVIDIA GPU"
+    count = ctypes.c_int(0)
+    if cuda.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value < 1:
+        return "the NVIDIA driver reports no GPU"
+    return ""
+
+
+def runtime_on_gpu(args):
+    """The nvcc-built program on this machine's NVIDIA driver and GPU, under the interposer (run by
+    tests/gpu/run-cuda.sh on a GPU; skipped elsewhere): it runs to the end with the right result,
+    its allocations, copies, launch and frees are traced as succeeding, and the statistics count
+    the one buffer of 256 bytes it never frees."""
+    need(args.runtime_program, "runtime_program not built: no nvcc (CUDA toolkit) on this machine")
+    reason = gpu_unavailable()
+    need(not reason, reason)
+    trace, stats = os.path.join(args.work_dir, "trace.json"), os.path.join(args.work_dir, "stats.txt")
+    done = traced(args, ["--trace", trace, "--stats=" + stats], [args.runtime_program], foreign=True)
+    check("OK" in done.stdout.split(), "the program did not print OK")
+    events = load_trace(trace)
+    succeeded = {event["name"] for event in events if event["args"]["result"] == "CUDA_SUCCESS"}
+    for part in ("cuMemAlloc", "Memcpy", "cuLaunchKernel", "cuMemFree"):
+        check(any(part in name for name in succeeded),
+              f"no successful call with {part} in its name traced; traced {dict(names(events))}")
+    _, device, _ = parse_stats(read(stats))
+    check(device[1:] == (1, 256), f"never freed {device[1:]}, expected (1, 256)")
+
+
 def hip_real_library(args):
     """The hipcc-built program against Debian's real libamdhip64 (no AMD GPU here): its call and
     the runtime's own answer are traced; a fault on it is what the program sees."""
@@ -507,10 +543,11 @@ def hip_real_library(args):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("scenario")
-    for option in ("--trace-tool", "--library", "--driver-program", "--hip-program",
-                   "--proc-address-driver", "--work-dir"):
+    for option in ("--trace-tool", "--library", "--work-dir"):
         parser.add_argument(option, required=True)
-    for option in ("--runtime-program", "--runtime-kernels", "--stub-dir", "--cuda-driver-dir",
+    # The suite passes them all; tests/gpu/run-cuda.sh only what runtime_on_gpu needs.
+    for option in ("--driver-program", "--hip-program", "--proc-address-driver",
+                   "--runtime-program", "--runtime-kernels", "--stub-dir", "--cuda-driver-dir",
                    "--hipcc-program", "--ptx", "--test-kernels"):
         parser.add_argument(option, default="")  # empty: not built here
     parser.add_argument("--asan", action="store_true")
