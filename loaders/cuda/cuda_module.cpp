@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "cuda_result.h"
+#include "shim/code_object/code_object_kernels.h"
 #include "shim/code_object/kernel_params.h"
 #include "shim/core/error.h"
 
@@ -26,14 +27,25 @@ std::string log_text(const std::vector<char>& buffer, void* written_value) {
   return text;
 }
 
-// A driver with lazy loading (the default from CUDA 12.2 on) loads a kernel at its first launch,
-// and that load may wait for the whole context: a launch queued behind a kernel that waits for the
-// host (a spin on a flag the host sets next) would never return. anygpu loads every kernel with
-// its module instead, as HIP and Level Zero do, so that a launch never waits for a load. A driver
-// older than CUDA 12.4 has no cuFuncLoad and keeps its own loading.
-CUresult load_every_kernel(const CudaFunctions& cu, CUmodule module, const char** call) {
-  if (!cu.cuModuleGetFunctionCount || !cu.cuModuleEnumerateFunctions || !cu.cuFuncLoad)
+// A driver with lazy loading (the default from CUDA 12.2 on) loads a kernel when it is first used
+// (its first launch; cuModuleGetFunction before CUDA 12.4), and that load may wait for the whole
+// context: a launch queued behind a kernel that waits for the host (a spin on a flag the host sets
+// next) would never return. anygpu loads every kernel with its module instead, as HIP and Level
+// Zero do, so that no later call waits for a load: with cuFuncLoad (CUDA 12.4), else by asking for
+// each kernel the code object names, which is what loads it on CUDA 12.2 and 12.3.
+CUresult load_every_kernel(const CudaFunctions& cu, const CodeObject& code, CUmodule module,
+                           const char** call) {
+  if (!cu.cuModuleGetFunctionCount || !cu.cuModuleEnumerateFunctions || !cu.cuFuncLoad) {
+    std::vector<std::string> names;
+    std::string unreadable;
+    if (!code_object_kernels(code, &names, &unreadable)) return CUDA_SUCCESS;
+    *call = "cuModuleGetFunction";
+    for (const std::string& name : names) {
+      CUfunction function = nullptr;
+      if (CUresult r = cu.cuModuleGetFunction(&function, module, name.c_str())) return r;
+    }
     return CUDA_SUCCESS;
+  }
   unsigned count = 0;
   *call = "cuModuleGetFunctionCount";
   if (CUresult r = cu.cuModuleGetFunctionCount(&count, module)) return r;
@@ -77,7 +89,7 @@ ag_result load_cuda_module(const CudaFunctions& cu, const CodeObject& code, Cuda
     return cuda_fail(result, "cuModuleLoadDataEx", extra.c_str());
   }
   const char* call = nullptr;
-  if (CUresult r = load_every_kernel(cu, loaded->module, &call)) {
+  if (CUresult r = load_every_kernel(cu, code, loaded->module, &call)) {
     cu.cuModuleUnload(loaded->module);
     delete loaded;
     return cuda_fail(r, call, "loading every kernel of the module before its first launch");

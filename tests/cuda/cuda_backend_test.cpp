@@ -2,6 +2,8 @@
 // application's current context, and what a failed PTX compile tells the user.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -107,6 +109,7 @@ TEST_F(CudaBackendTest, EveryKernelIsLoadedWithItsModule) {
   const long loads = driver.calls("cuFuncLoad");
   TestModule module(device);
   EXPECT_EQ(enumerations + 1, driver.calls("cuModuleEnumerateFunctions"));
+  // The test kernels' image holds over a hundred kernels.
   EXPECT_GT(driver.calls("cuFuncLoad") - loads, 20) << "the module's kernels were not loaded";
 
   ag_stream stream = nullptr;
@@ -117,10 +120,24 @@ TEST_F(CudaBackendTest, EveryKernelIsLoadedWithItsModule) {
   void* wait_params[] = {&flag, &done};
   ASSERT_AG(agLaunchKernel(module.function("wait_flag"), 1, 1, 1, 1, 1, 1, 0, stream, wait_params,
                            nullptr));
-  // Never launched before, queued behind the waiting kernel: returns at once.
-  ASSERT_AG(
-      agLaunchKernel(module.function("empty"), 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr));
+  // Never launched before, queued behind the waiting kernel: returns at once. Should it wait for
+  // the waiting kernel instead, a watchdog opens the gate after 10 s and the test fails.
   const int one = 1;
+  std::atomic<bool> launched{false}, opened_by_watchdog{false};
+  std::thread watchdog([&] {
+    for (int waited = 0; waited < 1000 && !launched; ++waited)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!launched) {
+      opened_by_watchdog = true;
+      EXPECT_AG(agMemcpyHtoD(device, gate.get(), &one, sizeof one));
+    }
+  });
+  const ag_function empty = module.function("empty");
+  const ag_result launch = agLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr);
+  launched = true;
+  watchdog.join();
+  EXPECT_AG(launch);
+  EXPECT_FALSE(opened_by_watchdog) << "the launch waited for the kernel ahead of it";
   ASSERT_AG(agMemcpyHtoD(device, gate.get(), &one, sizeof one));
   ASSERT_AG(agStreamSynchronize(stream));
   EXPECT_EQ(1, gate.download()[1]);

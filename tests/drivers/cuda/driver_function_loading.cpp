@@ -1,8 +1,9 @@
 // Lazy loading, as CUDA 12.2 and later drivers do it by default (CUDA_MODULE_LOADING=LAZY): a
-// module's kernel is loaded by cuFuncLoad or at its first launch, and that load first waits for
-// all of the context's work. A launch queued behind a kernel that waits for the host therefore
-// never returns, as on a real driver, unless the kernel was loaded before (anygpu loads every
-// kernel of a module with it: loaders/cuda/cuda_module.cpp).
+// module's kernel is loaded by cuFuncLoad or at its first launch (by cuModuleGetFunction when the
+// driver reports CUDA 12.2 or 12.3), and that load first waits for all of the context's work. A
+// launch queued behind a kernel that waits for the host therefore never returns, as on a real
+// driver, unless the kernel was loaded before (anygpu loads every kernel of a module with it:
+// loaders/cuda/cuda_module.cpp).
 #include "driver_context.h"
 #include "driver_objects.h"
 #include "driver_state.h"

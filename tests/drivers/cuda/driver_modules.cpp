@@ -135,7 +135,9 @@ ANYGPU_CUDA_TEST_API CUresult cuModuleGetFunction(CUfunction* function, CUmodule
   Context* context = nullptr;
   if (CUresult r = require_context(&context)) return r;
   if (!function || !name) return CUDA_ERROR_INVALID_VALUE;
-  return module_function(module, name, function);
+  if (CUresult r = module_function(module, name, function)) return r;
+  // CUDA 12.2 and 12.3 load a lazily loaded kernel here; 12.4 and later at its first use.
+  return config().driver_version < 12040 ? finish_loading(*function) : CUDA_SUCCESS;
 }
 
 // CUDA_ERROR_NOT_FOUND unless the image holds the variable and the host build has it too: the

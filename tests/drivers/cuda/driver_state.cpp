@@ -51,12 +51,11 @@ Config read_config() {
       warn("ANYGPU_CUDA_TEST_DRIVER_VERSION", version, "not a version such as 12040");
   }
   c.kernels_path = environment("ANYGPU_CUDA_TEST_KERNELS");
-  if (std::string loading = environment("CUDA_MODULE_LOADING"); loading == "EAGER")
-    c.lazy_loading = false;
-  else if (loading == "LAZY")
-    c.lazy_loading = kDefaultDriverVersion >= 12020;  // an older driver loads eagerly regardless
-  else if (!loading.empty())
+  // Lazy unless asked otherwise, on a driver that has it (the version it reports).
+  const std::string loading = environment("CUDA_MODULE_LOADING");
+  if (!loading.empty() && loading != "EAGER" && loading != "LAZY")
     warn("CUDA_MODULE_LOADING", loading, "neither EAGER nor LAZY");
+  c.lazy_loading = loading != "EAGER" && c.driver_version >= 12020;
   for (const std::string& name : split(environment("ANYGPU_CUDA_TEST_MISSING"), ',')) {
     Fn fn;
     if (name.empty()) continue;

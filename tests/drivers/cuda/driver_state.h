@@ -45,9 +45,9 @@ struct Config {
   int driver_version = kDefaultDriverVersion;  // ANYGPU_CUDA_TEST_DRIVER_VERSION
   std::string kernels_path;                    // ANYGPU_CUDA_TEST_KERNELS
   std::set<std::string> missing;               // ANYGPU_CUDA_TEST_MISSING, as base names
-  // CUDA_MODULE_LOADING, as a real driver reads it: a module's kernels load at cuFuncLoad or their
-  // first launch (LAZY, the default from CUDA 12.2 on), or with the module (EAGER, the old
-  // driver's only mode).
+  // CUDA_MODULE_LOADING, as a real driver reads it: under LAZY (the default from CUDA 12.2 on) a
+  // module's kernel loads when first used (cuFuncLoad or its first launch; cuModuleGetFunction on
+  // CUDA 12.2 and 12.3), under EAGER (a driver before 12.2 knows no other) with the module.
   bool lazy_loading = kDefaultDriverVersion >= 12020;
 };
 const Config& config();
