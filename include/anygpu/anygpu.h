@@ -477,7 +477,9 @@ AG_API ag_result agEventElapsedTime(float* milliseconds, ag_event start, ag_even
 
 /* Loads a code object for `device`. The format is detected from the bytes: on the CPU, a host code
  * object (an ELF shared object for this machine built with anygpu/kernel.h). The image is copied;
- * the caller may free it after the call. */
+ * the caller may free it after the call. Every kernel is loaded here, so that no later call waits
+ * for a load; on CUDA with lazy loading (the driver's default) that load may wait for work running
+ * on the device, so load modules before launching a kernel that waits for the host. */
 AG_API ag_result agModuleLoadData(ag_device device, const void* image, size_t bytes,
                                   ag_module* module);
 /* The same from a file, which must be a regular file of at most 1 GiB: a directory, device, FIFO

@@ -68,6 +68,13 @@ TEST_P(DeviceWait, ObjectsComeAndGoWhileCallsWaitForAKernelThatWaitsForTheHost) 
   DeviceBuffer<int> gate(device, std::vector<int>{0, 0});  // {flag, done}
   ag_stream gated = nullptr;
   ASSERT_AG(agStreamCreate(device, 0, &gated));
+  // Loaded before the gate kernel runs: under CUDA's lazy loading loading a kernel may wait for
+  // the device's work (docs/cuda-backend.md), and the CUDA test driver's loading does.
+  ag_module to_unload = nullptr;
+  ASSERT_AG(agModuleLoadData(device, anygpu_image_test_kernels, anygpu_image_test_kernels_size,
+                             &to_unload));
+  ag_function queued_kernel = nullptr;  // a launch of it queued behind the gate
+  ASSERT_AG(agModuleGetFunction(to_unload, "empty", &queued_kernel));
   void* flag = gate.get();
   void* done = static_cast<int*>(gate.get()) + 1;
   void* params[] = {&flag, &done};
@@ -79,11 +86,6 @@ TEST_P(DeviceWait, ObjectsComeAndGoWhileCallsWaitForAKernelThatWaitsForTheHost) 
   ASSERT_AG(agStreamCreate(device, 0, &idle));
   void* to_free = nullptr;
   ASSERT_AG(agMemAlloc(device, 4096, &to_free));
-  ag_module to_unload = nullptr;
-  ASSERT_AG(agModuleLoadData(device, anygpu_image_test_kernels, anygpu_image_test_kernels_size,
-                             &to_unload));
-  ag_function queued_kernel = nullptr;  // a launch of it queued behind the gate
-  ASSERT_AG(agModuleGetFunction(to_unload, "empty", &queued_kernel));
   ASSERT_AG(agLaunchKernel(queued_kernel, 1, 1, 1, 1, 1, 1, 0, gated, nullptr, nullptr));
 
   // The waiting calls; each may return before the gate opens (a backend that need not wait), but
