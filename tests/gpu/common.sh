@@ -101,7 +101,7 @@ configure_and_build() {
   fi
   step "build with -j$jobs"
   timeout 300 cmake --build "$build" -j "$jobs" --target anygpu-info saxpy conformance_tests \
-    "$bench" "${extra_targets[@]}" > "$logs/build.log" 2>&1
+    "$bench" ${extra_targets[@]+"${extra_targets[@]}"} > "$logs/build.log" 2>&1
   status=$?
   if [ $status -ne 0 ]; then
     show_tail "$logs/build.log"

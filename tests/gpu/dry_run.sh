@@ -5,11 +5,17 @@
 # "RESULT: PASS", so that a broken script does not cost a GPU machine's few minutes.
 #   tests/gpu/dry_run.sh cuda|hip|level_zero BUILD_DIR SCRATCH_DIR
 set -u -o pipefail
+if [ $# -ne 3 ]; then
+  echo "usage: $0 cuda|hip|level_zero BUILD_DIR SCRATCH_DIR" >&2
+  exit 2
+fi
 name=$1
 build=$(cd "$2" && pwd)
 scratch=$3
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-kernels=$build/kernels/test_kernels.host.so
+# The copy's own libanygpu and kernels, not the build's (its RUNPATH names the build): what the
+# pack lacks fails here as it would on the GPU machine. The test drivers stay the build's.
+kernels=$scratch/build/kernels/test_kernels.host.so
 quick="--launches=100 --copy_mib=4 --benchmark_min_time=0.01"
 case $name in
   cuda)
@@ -40,6 +46,11 @@ tar -xf "$scratch/build.tar" -C "$scratch/build" || exit 1
 for packed in tools/anygpu-info tests/conformance_tests prebuilt-configure.log; do
   [ -e "$scratch/build/$packed" ] || { echo "FAIL: the pack lacks $packed"; exit 1; }
 done
+export LD_LIBRARY_PATH=$scratch/build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+if ! ldd "$scratch/build/tests/conformance_tests" | grep -q "libanygpu.so.0 => $scratch/build/"; then
+  echo "FAIL: the copy's programs do not load the copy's libanygpu"
+  exit 1
+fi
 output=$(ANYGPU_GPU_PREBUILT=1 "$here/$script" "$scratch/build" 2>&1)
 status=$?
 printf '%s\n' "$output"

@@ -5,8 +5,8 @@
 # libraries they need beyond the C and C++ runtimes (libffi, libmpfr, Google Benchmark), and in
 # prebuilt-configure.log the GPU targets configure built.
 #   tests/gpu/pack-build.sh BUILD_DIR OUT.tar
-# On the GPU machine, with the same source tree at the same path as here (the programs' RUNPATH
-# and test data paths name it):
+# On the GPU machine, with the source tree and BUILD_DIR at the same paths as here (the programs'
+# RUNPATH names BUILD_DIR, test data paths name both):
 #   mkdir -p BUILD_DIR && tar -xf OUT.tar -C BUILD_DIR
 #   ANYGPU_GPU_PREBUILT=1 tests/gpu/run-cuda.sh BUILD_DIR
 set -eu -o pipefail
@@ -58,6 +58,7 @@ cache() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
 } > "$staging/prebuilt-configure.log"
 
 cd "$build"
-tar -cf "$out" "${programs[@]}" libanygpu.so* kernels/*.so lib/*.so \
-  -C "$staging" prebuilt-libs prebuilt-configure.log
+shopt -s nullglob  # a build without the barrier pass has no lib/*.so
+libraries=(libanygpu.so* kernels/*.so lib/*.so)
+tar -cf "$out" "${programs[@]}" "${libraries[@]}" -C "$staging" prebuilt-libs prebuilt-configure.log
 echo "packed $(tar -tf "$out" | wc -l) files of $build into $out ($(du -h "$out" | cut -f1))"

@@ -499,6 +499,14 @@ def gpu_unavailable():
     count = ctypes.c_int(0)
     if cuda.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value < 1:
         return "the NVIDIA driver reports no GPU"
+    device, major = ctypes.c_int(0), ctypes.c_int(0)
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75  # cuda.h
+    if (cuda.cuDeviceGet(ctypes.byref(device), 0) != 0 or
+            cuda.cuDeviceGetAttribute(ctypes.byref(major),
+                                      CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) != 0):
+        return "the NVIDIA driver does not say GPU 0's compute capability"
+    if major.value < 9:
+        return f"GPU 0 is sm_{major.value}x; runtime_program is built for sm_90 only"
     return ""
 
 
