@@ -605,6 +605,17 @@ void add_grid_stride_cases(std::vector<Case>& all) {
          launch(f, grid, b, p);
          return std::vector<Bytes>{bytes_of(out)};
        }});
+  all.push_back(
+      {"_Z13stride_gatherPfPKfPKii", any_shape, [grid](ag_device d, ag_function f, const Shape& b) {
+         int n = 4003;
+         std::vector<int> index(n);
+         for (int i = 0; i < n; ++i) index[i] = (i * 37 + 11) % n;
+         DeviceBuffer<float> out(d, ramp(n, 13)), values(d, ramp(n, 31));
+         DeviceBuffer<int> where(d, index);
+         void* p[] = {out.param(), values.param(), where.param(), &n};
+         launch(f, grid, b, p);
+         return std::vector<Bytes>{bytes_of(out)};
+       }});
   all.push_back({"_Z9stride_2dPfii", [](const Shape& s) { return s.z == 1; },
                  [](ag_device d, ag_function f, const Shape& b) {
                    int rows = 67, cols = 131;

@@ -105,6 +105,16 @@ AG_KERNEL(strided_sums, (int n, AG_GLOBAL const int* values, AG_GLOBAL int* sums
   sums[id] = sum;
 }
 
+// A grid-stride walk through an index: the pass prefetches the index and the output a few passes
+// ahead (their addresses follow from the pass count), not the values (known once the index is
+// read).
+AG_KERNEL(strided_gather,
+          (int n, AG_GLOBAL const int* index, AG_GLOBAL const int* values, AG_GLOBAL int* out)) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned)n;
+       i += blockDim.x * gridDim.x)
+    out[i] = values[index[i]] + 1;
+}
+
 // A grid-stride loop followed by a warp reduction: the loop still runs a step at a time for all
 // threads, and each lane ends with its warp's total.
 AG_KERNEL(strided_warp_sums, (int n, AG_GLOBAL const int* values, AG_GLOBAL int* sums)) {

@@ -2,7 +2,8 @@
 // must keep right when it runs each iteration for all the block's threads in turn
 // (docs/cpu-barrier-pass.md, "Grid-stride loops"): threads that take different numbers of steps,
 // a barrier after the loop, the index used after the loop and after a barrier, threads that
-// return first, a break, a stride from a parameter, two loops in one kernel and a 2-D walk.
+// return first, a break, a stride from a parameter, two loops in one kernel, a 2-D walk and a
+// walk through an index (the pass prefetches a few steps ahead what it can, never what it cannot).
 #include <cuda_runtime.h>
 
 // y = a * x + i % 3 for any n and any grid: the index itself in the arithmetic.
@@ -114,4 +115,11 @@ __global__ void stride_reentered(int* out, int n, int rounds) {
     for (int j = id; j < n; j += stride) out[j] += j + 1 + k;
     if (k == rounds - 1) __syncthreads();
   }
+}
+
+// A walk through an index, reading what it points at and writing in place: the index and the
+// output are read and written at the step's own position, the values wherever the index says.
+__global__ void stride_gather(float* out, const float* values, const int* index, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    out[i] = out[i] * 0.5f + values[index[i]];
 }

@@ -21,22 +21,6 @@ bool is_counter(Value* value, PHINode* counter) {
   return value == counter;
 }
 
-// The loop's own bound: its latch leaves when `counter + 1` reaches it.
-Value* loop_bound(Loop& loop, PHINode* counter, bool& header_on_true) {
-  BasicBlock* latch = loop.getLoopLatch();
-  auto* branch = dyn_cast<BranchInst>(latch->getTerminator());
-  if (!branch || !branch->isConditional()) return nullptr;
-  auto* compare = dyn_cast<ICmpInst>(branch->getCondition());
-  Value* next = counter->getIncomingValueForBlock(latch);
-  if (!compare || compare->getOperand(0) != next || !loop.isLoopInvariant(compare->getOperand(1)))
-    return nullptr;
-  header_on_true = branch->getSuccessor(0) == loop.getHeader();
-  const ICmpInst::Predicate stays =
-      header_on_true ? compare->getPredicate() : compare->getInversePredicate();
-  if (stays != ICmpInst::ICMP_ULT && stays != ICmpInst::ICMP_NE) return nullptr;
-  return compare->getOperand(1);
-}
-
 // The iterations past the guard's bound go straight to the latch, and nothing there depends on
 // which way they came except values carried through unchanged.
 bool skipped_iterations_do_nothing(Loop& loop, BasicBlock* skipped) {
@@ -88,7 +72,7 @@ bool shorten(Loop& loop) {
   if (is_signed && isa<ZExtInst>(side)) return false;  // a widened counter compared as signed
   if (active == skipped || !skipped_iterations_do_nothing(loop, skipped)) return false;
   bool header_on_true = true;
-  Value* bound = loop_bound(loop, counter, header_on_true);
+  Value* bound = thread_loop_bound(loop, counter, header_on_true);
   if (!bound) return false;
 
   IRBuilder<> builder(preheader->getTerminator());
@@ -109,6 +93,21 @@ bool shorten(Loop& loop) {
 }
 
 }  // namespace
+
+Value* thread_loop_bound(Loop& loop, PHINode* counter, bool& header_on_true) {
+  BasicBlock* latch = loop.getLoopLatch();
+  auto* branch = dyn_cast<BranchInst>(latch->getTerminator());
+  if (!branch || !branch->isConditional()) return nullptr;
+  auto* compare = dyn_cast<ICmpInst>(branch->getCondition());
+  Value* next = counter->getIncomingValueForBlock(latch);
+  if (!compare || compare->getOperand(0) != next || !loop.isLoopInvariant(compare->getOperand(1)))
+    return nullptr;
+  header_on_true = branch->getSuccessor(0) == loop.getHeader();
+  const ICmpInst::Predicate stays =
+      header_on_true ? compare->getPredicate() : compare->getInversePredicate();
+  if (stays != ICmpInst::ICMP_ULT && stays != ICmpInst::ICMP_NE) return nullptr;
+  return compare->getOperand(1);
+}
 
 unsigned shorten_guarded_thread_loops(Function& entry, FunctionAnalysisManager& analyses) {
   LoopInfo& loops = analyses.getResult<LoopAnalysis>(entry);

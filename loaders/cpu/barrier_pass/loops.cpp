@@ -191,6 +191,18 @@ class LoopBuilder {
     return choose_scheduling();
   }
 
+  FunctionCallee pass_count_marker() {
+    Type* i64 = Type::getInt64Ty(context_);
+    FunctionCallee marker =
+        entry_.getParent()->getOrInsertFunction(kPassCount, FunctionType::get(i64, {i64}, false));
+    auto* function = cast<Function>(marker.getCallee());
+    function->setDoesNotAccessMemory();
+    function->setDoesNotThrow();
+    function->setWillReturn();
+    function->addFnAttr(Attribute::Speculatable);
+    return marker;
+  }
+
   // In a soft family a kLoopTrips marker becomes the pass count, so the real counter behind it
   // (its argument: a demoted PHI, and the copies demotion made of it) is needed only where a
   // marker sits outside every family, after a barrier. Elsewhere it would stay a per-thread array
@@ -802,10 +814,13 @@ class LoopBuilder {
           instruction.replaceAllUsesWith(counters[std::min<uint64_t>(dim->getZExtValue(), 2)]);
           instruction.eraseFromParent();
         } else if (is_call_to(instruction, kLoopTrips)) {
-          // The same for every thread still in the loop: the soft family's pass count.
-          Value* trips = region.soft
-                             ? (Value*)new LoadInst(builder.getInt64Ty(), trips_, "", &instruction)
-                             : cast<CallInst>(instruction).getArgOperand(0);
+          // The same for every thread still in the loop: the soft family's pass count, behind
+          // a marker for prefetch_grid_stride_passes().
+          Value* trips = cast<CallInst>(instruction).getArgOperand(0);
+          if (region.soft)
+            trips = CallInst::Create(pass_count_marker(),
+                                     {new LoadInst(builder.getInt64Ty(), trips_, "", &instruction)},
+                                     "wi.pass", &instruction);
           instruction.replaceAllUsesWith(trips);
           instruction.eraseFromParent();
         } else if (is_call_to(instruction, kExitedLanes)) {

@@ -143,7 +143,7 @@ std::string rewrite(Function& entry, FunctionAnalysisManager& analyses) {
   if (why.empty()) why = build_loops(entry, prepared, soft);
   // After the loops: the plain accesses it leaves carry no parallel mark, so the vectorizer
   // checks them itself (two threads may add to the same shared counter).
-  unsigned lowered = 0, shortened = 0;
+  unsigned lowered = 0, shortened = 0, prefetched = 0;
   if (why.empty()) lowered = lower_block_local_atomics(entry);
   if (why.empty() && verifyFunction(entry, &errs()))
     why = "internal error: the rewritten entry does not verify";
@@ -157,6 +157,7 @@ std::string rewrite(Function& entry, FunctionAnalysisManager& analyses) {
       analyses.invalidate(entry, PreservedAnalyses::none());
     }
     shortened = shorten_guarded_thread_loops(entry, analyses);
+    prefetched = prefetch_grid_stride_passes(entry, analyses);
     drop_unsafe_parallel_marks(entry, analyses);
   }
   if (shortened && verbosity() >= 1)
@@ -165,6 +166,9 @@ std::string rewrite(Function& entry, FunctionAnalysisManager& analyses) {
   if (why.empty() && soft.kept && verbosity() >= 1)
     errs() << "anygpu barrier pass: " << entry.getName() << ": " << soft.kept
            << " grid-stride loop(s) run a step at a time for all threads\n";
+  if (prefetched && verbosity() >= 1)
+    errs() << "anygpu barrier pass: " << entry.getName() << ": " << prefetched
+           << " address range(s) of grid-stride passes prefetched\n";
   if (why.empty() && !soft.whole_why.empty() && verbosity() >= 1)
     errs() << "anygpu barrier pass: " << entry.getName()
            << ": grid-stride loops stay whole loops: " << soft.whole_why << "\n";
@@ -207,6 +211,9 @@ PreservedAnalyses WorkItemLoopsPass::run(Module& module, ModuleAnalysisManager& 
     state->setInitializer(ConstantInt::get(state->getValueType(), 1));
     if (verbosity() >= 1) errs() << "anygpu barrier pass: kernel " << kernel << " runs as loops\n";
   }
+  // Entries left to fibers lost their bodies, and with them any pass count marker.
+  if (Function* marker = module.getFunction(kPassCount); marker && marker->use_empty())
+    marker->eraseFromParent();
   return PreservedAnalyses::none();
 }
 

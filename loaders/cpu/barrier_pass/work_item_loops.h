@@ -12,6 +12,10 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PassManager.h"
 
+namespace llvm {
+class Loop;
+}
+
 namespace anygpu_pass {
 
 // Names shared with kernel_host.h.
@@ -28,6 +32,9 @@ inline constexpr const char* kExitedLanes = "agk_wi_exited_lanes";
 // i64(i64 counter): how many times the thread took its grid-stride loop's back edge. Made by
 // find_strided_loops(); build_loops() makes it the soft region's pass count, or the counter.
 inline constexpr const char* kLoopTrips = "agk_wi_loop_trips";
+// i64(i64 pass count): a soft region's pass count (build_loops()), a marker until
+// prefetch_grid_stride_passes() has found the addresses it reaches, then the count itself.
+inline constexpr const char* kPassCount = "agk_wi_pass_count";
 // i32(wait_at, masks, after_exchange, threads, warp_size): the next region of a block whose threads
 // may wait at a warp exchange and elsewhere at once (warp_host.h).
 inline constexpr const char* kSchedule = "agk_wi_schedule";
@@ -106,6 +113,16 @@ void drop_unsafe_parallel_marks(llvm::Function& entry, llvm::FunctionAnalysisMan
 // many it shortened.
 unsigned shorten_guarded_thread_loops(llvm::Function& entry,
                                       llvm::FunctionAnalysisManager& analyses);
+
+// A thread loop's bound: its latch leaves when `counter + 1` reaches it (ult or ne; on the true
+// side when header_on_true). nullptr where the latch is not of that form.
+llvm::Value* thread_loop_bound(llvm::Loop& loop, llvm::PHINode* counter, bool& header_on_true);
+
+// After the clean-up: before each thread loop of a grid-stride loop's pass, prefetches of the lines
+// its accesses touch a few passes later; then the kPassCount markers become their counts.
+// Returns how many address ranges it prefetches.
+unsigned prefetch_grid_stride_passes(llvm::Function& entry,
+                                     llvm::FunctionAnalysisManager& analyses);
 
 // Scalar cleanup after inlining, and after the rewrite so that the vectorizer sees plain loops.
 void clean_up(llvm::Function& entry, llvm::FunctionAnalysisManager& analyses, bool rewritten);
