@@ -105,16 +105,6 @@ AG_KERNEL(strided_sums, (int n, AG_GLOBAL const int* values, AG_GLOBAL int* sums
   sums[id] = sum;
 }
 
-// A grid-stride walk through an index: the pass prefetches the index and the output a few passes
-// ahead (their addresses follow from the pass count), not the values (known once the index is
-// read).
-AG_KERNEL(strided_gather,
-          (int n, AG_GLOBAL const int* index, AG_GLOBAL const int* values, AG_GLOBAL int* out)) {
-  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned)n;
-       i += blockDim.x * gridDim.x)
-    out[i] = values[index[i]] + 1;
-}
-
 // A grid-stride loop followed by a warp reduction: the loop still runs a step at a time for all
 // threads, and each lane ends with its warp's total.
 AG_KERNEL(strided_warp_sums, (int n, AG_GLOBAL const int* values, AG_GLOBAL int* sums)) {
@@ -134,4 +124,14 @@ AG_KERNEL(ordered_row_sums, (int columns, AG_GLOBAL const float* values, AG_GLOB
   for (int j = 0; j < columns; ++j) sum += row[j] * 0.5f;
   __syncthreads();
   sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+// A grid-stride walk through an index: the pass prefetches the index and the output a few passes
+// ahead (their addresses follow from the pass count), not the values (known once the index is
+// read).
+AG_KERNEL(strided_gather,
+          (int n, AG_GLOBAL const int* index, AG_GLOBAL const int* values, AG_GLOBAL int* out)) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned)n;
+       i += blockDim.x * gridDim.x)
+    out[i] = values[index[i]] + 1;
 }
