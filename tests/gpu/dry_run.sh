@@ -47,8 +47,12 @@ for packed in tools/anygpu-info tests/conformance_tests prebuilt-configure.log; 
   [ -e "$scratch/build/$packed" ] || { echo "FAIL: the pack lacks $packed"; exit 1; }
 done
 export LD_LIBRARY_PATH=$scratch/build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-if ! ldd "$scratch/build/tests/conformance_tests" | grep -q "libanygpu.so.0 => $scratch/build/"; then
-  echo "FAIL: the copy's programs do not load the copy's libanygpu"
+# ldd's output taken whole first: under pipefail, `ldd | grep -q` fails whenever grep's early
+# exit kills ldd with SIGPIPE before it has written everything (a failure seen under ctest -j2).
+libraries=$(ldd "$scratch/build/tests/conformance_tests")
+if ! grep -q "libanygpu.so.0 => $scratch/build/" <<< "$libraries"; then
+  echo "FAIL: the copy's programs do not load the copy's libanygpu:"
+  printf '%s\n' "$libraries"
   exit 1
 fi
 output=$(ANYGPU_GPU_PREBUILT=1 "$here/$script" "$scratch/build" 2>&1)

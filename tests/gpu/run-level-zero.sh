@@ -30,7 +30,7 @@ for tool in clang-15 llvm-link-15 llvm-as-15 llvm-spirv-15; do
   prebuilt || command -v "$tool" > /dev/null || spirv_missing+=("$tool")
 done
 [ -e /usr/lib/x86_64-linux-gnu/libze_loader.so.1 ] || [ -e /usr/lib/aarch64-linux-gnu/libze_loader.so.1 ] ||
-  ldconfig -p 2> /dev/null | grep -q 'libze_loader\.so\.1 ' || spirv_missing+=("libze1")
+  grep -q 'libze_loader\.so\.1 ' <<< "$(ldconfig -p 2> /dev/null)" || spirv_missing+=("libze1")
 if [ ${#spirv_missing[@]} -gt 0 ]; then
   echo "missing: ${spirv_missing[*]}; running scripts/install-deps (apt-get, needs a network)"
   if ! timeout 600 "$repo/scripts/install-deps"; then
