@@ -5,13 +5,13 @@
 // loop of such a pass, this step prefetches the lines the same loop will touch kPassesAhead passes
 // later: for each load or store whose address is built from the thread counter and the pass count
 // by plain arithmetic, the address for the first and the last thread with the pass count moved on.
+#include "llvm/ADT/SmallSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
-#include "llvm/ADT/SmallSet.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "work_item_loops.h"
@@ -169,8 +169,8 @@ void plan(CallInst* pass_count, LoopInfo& loops, const DominatorTree& dominators
       addresses[end] = rebuilder.rebuild(pointer);
     }
     if (addresses[0] && addresses[1])
-      out.push_back({thread.loop->getLoopPreheader(), addresses[0], addresses[1],
-                     isa<StoreInst>(access)});
+      out.push_back(
+          {thread.loop->getLoopPreheader(), addresses[0], addresses[1], isa<StoreInst>(access)});
   }
 }
 
@@ -188,8 +188,7 @@ void emit(const Prefetch& prefetch, Module& module) {
   Value* first = builder.CreatePtrToInt(builder.CreateFreeze(prefetch.first), i64);
   Value* last = builder.CreatePtrToInt(builder.CreateFreeze(prefetch.last), i64);
   Value* span = builder.CreateSub(last, first);
-  builder.CreateCondBr(builder.CreateICmpULT(span, builder.getInt64(kMostBytesAPass)), lines,
-                       rest);
+  builder.CreateCondBr(builder.CreateICmpULT(span, builder.getInt64(kMostBytesAPass)), lines, rest);
   builder.SetInsertPoint(lines);
   PHINode* line = builder.CreatePHI(i64, 2, "wi.prefetch.line");
   line->addIncoming(builder.CreateAnd(first, ~(kLineBytes - 1)), prefetch.preheader);
