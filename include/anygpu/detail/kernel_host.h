@@ -473,11 +473,12 @@ const agk_kernel_desc* describe_function(const char* name, agk_run_blocks_fn run
 
 #ifdef ANYGPU_WORKITEM_LOOPS
 /* The block entry the barrier pass rewrites, and its state: 1 once rewritten. On x86-64 the entry
- * is built for AVX-512, AVX2 and the baseline, and the loader picks the best the processor has
- * (an ifunc), as PoCL compiles for the processor it runs on. The build passes -fvisibility=hidden
- * (target_clones takes no visibility attribute). */
+ * is built for AVX-512 (with VL: masked 256-bit accesses, where AVX512F alone masks a 512-bit one
+ * that overlaps the next iteration's and stalls its loads), AVX2 and the baseline, and the loader
+ * picks the best the processor has (an ifunc), as PoCL compiles for the processor it runs on. The
+ * build passes -fvisibility=hidden (target_clones takes no visibility attribute). */
 #if defined(__x86_64__) && defined(__clang__)
-#define AGK_WI_TARGETS __attribute__((target_clones("avx512f", "avx2", "default")))
+#define AGK_WI_TARGETS __attribute__((target_clones("avx512vl", "avx2", "default")))
 #else
 #define AGK_WI_TARGETS __attribute__((noinline))
 #endif
