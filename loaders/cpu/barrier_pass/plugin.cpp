@@ -158,7 +158,10 @@ std::string rewrite(Function& entry, FunctionAnalysisManager& analyses) {
     }
     shortened = shorten_guarded_thread_loops(entry, analyses);
     prefetched = prefetch_grid_stride_passes(entry, analyses);
-    drop_unsafe_parallel_marks(entry, analyses);
+    if (verifyFunction(entry, &errs()))
+      why = "internal error: the entry does not verify after the grid-stride prefetches";
+    else
+      drop_unsafe_parallel_marks(entry, analyses);
   }
   if (shortened && verbosity() >= 1)
     errs() << "anygpu barrier pass: " << entry.getName() << ": " << shortened
@@ -166,7 +169,7 @@ std::string rewrite(Function& entry, FunctionAnalysisManager& analyses) {
   if (why.empty() && soft.kept && verbosity() >= 1)
     errs() << "anygpu barrier pass: " << entry.getName() << ": " << soft.kept
            << " grid-stride loop(s) run a step at a time for all threads\n";
-  if (prefetched && verbosity() >= 1)
+  if (why.empty() && prefetched && verbosity() >= 1)
     errs() << "anygpu barrier pass: " << entry.getName() << ": " << prefetched
            << " address range(s) of grid-stride passes prefetched\n";
   if (why.empty() && !soft.whole_why.empty() && verbosity() >= 1)

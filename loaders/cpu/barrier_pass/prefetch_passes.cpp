@@ -12,6 +12,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "work_item_loops.h"
@@ -26,6 +27,19 @@ constexpr uint64_t kLineBytes = 64;
 // A thread loop whose first and last thread's addresses lie further apart is not walking a
 // block's span (a transposed or scattered index): prefetching it would fetch what nobody reads.
 constexpr uint64_t kMostBytesAPass = 64 * 1024;
+
+// What an address may be built of, to be rebuilt where it would not run: casts, GEPs and binary
+// operators, but a division or remainder only by a constant that cannot trap (nonzero, and not -1
+// when signed: INT_MIN / -1), as the rebuilt one runs for threads and passes that may not exist.
+bool is_arithmetic(const Instruction& instruction) {
+  if (isa<CastInst>(instruction) || isa<GetElementPtrInst>(instruction)) return true;
+  if (!isa<BinaryOperator>(instruction)) return false;
+  if (!instruction.isIntDivRem()) return true;
+  auto* divisor = dyn_cast<ConstantInt>(instruction.getOperand(1));
+  const bool is_signed =
+      instruction.getOpcode() == Instruction::SDiv || instruction.getOpcode() == Instruction::SRem;
+  return divisor && !divisor->isZero() && !(is_signed && divisor->isMinusOne());
+}
 
 // Rebuilds an address at `at` with the thread counter and the pass count replaced; nullptr where
 // it depends on anything else that changes in the loop (a load, another PHI).
@@ -71,11 +85,6 @@ class AddressRebuilder {
   }
 
  private:
-  static bool is_arithmetic(const Instruction& instruction) {
-    return isa<BinaryOperator>(instruction) || isa<CastInst>(instruction) ||
-           isa<GetElementPtrInst>(instruction);
-  }
-
   bool depends(Instruction* instruction) {
     if (instruction == counter_ || instruction == pass_count_) return true;
     if (!is_arithmetic(*instruction)) return false;
@@ -140,8 +149,7 @@ void plan(CallInst* pass_count, LoopInfo& loops, const DominatorTree& dominators
         accesses.push_back(load);
       else if (auto* store = dyn_cast<StoreInst>(instruction); store && store->isSimple())
         accesses.push_back(store);
-      else if (isa<BinaryOperator>(instruction) || isa<CastInst>(instruction) ||
-               isa<GetElementPtrInst>(instruction))
+      else if (is_arithmetic(*instruction))
         work.push_back(instruction);
     }
   }
@@ -159,6 +167,8 @@ void plan(CallInst* pass_count, LoopInfo& loops, const DominatorTree& dominators
     const ThreadLoop& thread = entry->second;
     if (!thread.loop) continue;
     Instruction* at = thread.loop->getLoopPreheader()->getTerminator();
+    auto* count = dyn_cast<Instruction>(pass_count->getArgOperand(0));
+    if (count && !dominators.dominates(count, at)) continue;
     IRBuilder<> builder(at);
     Value* ahead = builder.CreateAdd(pass_count->getArgOperand(0),
                                      ConstantInt::get(pass_count->getType(), kPassesAhead));
@@ -188,18 +198,24 @@ void emit(const Prefetch& prefetch, Module& module) {
   Value* first = builder.CreatePtrToInt(builder.CreateFreeze(prefetch.first), i64);
   Value* last = builder.CreatePtrToInt(builder.CreateFreeze(prefetch.last), i64);
   Value* span = builder.CreateSub(last, first);
+  // Counted, not compared with `last`: a range at the top of the address space must not wrap.
+  Value* start = builder.CreateAnd(first, ~(kLineBytes - 1));
+  Value* more = builder.CreateLShr(builder.CreateSub(last, start), Log2_64(kLineBytes));
   builder.CreateCondBr(builder.CreateICmpULT(span, builder.getInt64(kMostBytesAPass)), lines, rest);
   builder.SetInsertPoint(lines);
   PHINode* line = builder.CreatePHI(i64, 2, "wi.prefetch.line");
-  line->addIncoming(builder.CreateAnd(first, ~(kLineBytes - 1)), prefetch.preheader);
+  line->addIncoming(builder.getInt64(0), prefetch.preheader);
   Function* intrinsic =
       Intrinsic::getDeclaration(&module, Intrinsic::prefetch, {builder.getPtrTy()});
-  builder.CreateCall(intrinsic, {builder.CreateIntToPtr(line, builder.getPtrTy()),
+  Value* address = builder.CreateAdd(start, builder.CreateShl(line, Log2_64(kLineBytes)));
+  // Into L2 (locality 2, prefetcht1 on x86): into L1 the prefetches wait for the core's few
+  // outstanding-miss slots, and the reduction took twice as long.
+  builder.CreateCall(intrinsic, {builder.CreateIntToPtr(address, builder.getPtrTy()),
                                  builder.getInt32(prefetch.write ? 1 : 0), builder.getInt32(2),
                                  builder.getInt32(1)});
-  Value* next = builder.CreateAdd(line, builder.getInt64(kLineBytes));
+  Value* next = builder.CreateAdd(line, builder.getInt64(1));
   line->addIncoming(next, lines);
-  builder.CreateCondBr(builder.CreateICmpULE(next, last), lines, rest);
+  builder.CreateCondBr(builder.CreateICmpULE(next, more), lines, rest);
 }
 
 }  // namespace
