@@ -135,3 +135,14 @@ AG_KERNEL(strided_gather,
        i += blockDim.x * gridDim.x)
     out[i] = values[index[i]] + 1;
 }
+
+// Each thread stages its value in the launch's dynamic shared memory and writes its mirror's:
+// both thread loops vectorise once the test for the array's initialisation function, which C++
+// makes at every access to an extern thread_local, is gone (extern_shared.cpp).
+AG_KERNEL(staged_mirror, (AG_GLOBAL const float* in, AG_GLOBAL float* out)) {
+  extern __shared__ float staged[];
+  const unsigned t = threadIdx.x, base = blockIdx.x * blockDim.x;
+  staged[t] = in[base + t] * 3.0f;
+  __syncthreads();
+  out[base + t] = staged[blockDim.x - 1 - t];
+}

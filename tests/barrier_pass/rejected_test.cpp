@@ -332,4 +332,28 @@ TEST(BarrierPassEdges, HalvesOfAWarpVotingApartInALoop) {
   expect_made_into_loops("votes_apart_in_a_loop");
 }
 
+// Dynamic shared memory (extern __shared__) read back mirrored, over block sizes that leave the
+// vector loops a tail: the same results through the loops and fibers.
+TEST(BarrierPassEdges, ExternSharedArrayMirrors) {
+  on_both_paths("staged_mirror", [](const char* loops, ag_function kernel) {
+    for (unsigned block : {1u, 13u, 64u, 100u, 1024u}) {
+      const unsigned grid = 3;
+      std::vector<float> values(grid * block);
+      for (size_t i = 0; i < values.size(); ++i) values[i] = 0.25f * static_cast<float>(i) - 7.0f;
+      DeviceBuffer<float> in(cpu_device(), values), out(cpu_device(), grid * block);
+      void* params[] = {in.param(), out.param()};
+      ASSERT_EQ(AG_SUCCESS, agLaunchKernel(kernel, grid, 1, 1, block, 1, 1, block * sizeof(float),
+                                           nullptr, params, nullptr))
+          << last_detail();
+      const std::vector<float> got = out.download();
+      for (unsigned b = 0; b < grid; ++b)
+        for (unsigned t = 0; t < block; ++t)
+          ASSERT_EQ(3.0f * values[b * block + block - 1 - t], got[b * block + t])
+              << "loops " << loops << ", block size " << block << ", block " << b << ", thread "
+              << t;
+    }
+  });
+  expect_made_into_loops("staged_mirror");
+}
+
 }  // namespace

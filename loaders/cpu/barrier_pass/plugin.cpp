@@ -228,6 +228,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
         builder.registerPipelineStartEPCallback([](ModulePassManager& passes, OptimizationLevel) {
           passes.addPass(anygpu_pass::MarkConvergentPass());
           passes.addPass(anygpu_pass::VectorMathPass());
+          passes.addPass(anygpu_pass::ExternSharedPass());
         });
         builder.registerOptimizerEarlyEPCallback([](ModulePassManager& passes, OptimizationLevel) {
           passes.addPass(anygpu_pass::WorkItemLoopsPass());

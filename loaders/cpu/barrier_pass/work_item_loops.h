@@ -136,6 +136,11 @@ struct VectorMathPass : llvm::PassInfoMixin<VectorMathPass> {
   llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager& analyses);
 };
 
+// Drops the initialisation-function test from every access to an extern __shared__ array.
+struct ExternSharedPass : llvm::PassInfoMixin<ExternSharedPass> {
+  llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager& analyses);
+};
+
 struct WorkItemLoopsPass : llvm::PassInfoMixin<WorkItemLoopsPass> {
   llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager& analyses);
 };
