@@ -139,10 +139,20 @@ AG_KERNEL(strided_gather,
 // Each thread stages its value in the launch's dynamic shared memory and writes its mirror's:
 // both thread loops vectorise once the test for the array's initialisation function, which C++
 // makes at every access to an extern thread_local, is gone (extern_shared.cpp).
+extern __shared__ float staged[];  // at file scope: AG_KERNEL bodies have internal linkage
 AG_KERNEL(staged_mirror, (AG_GLOBAL const float* in, AG_GLOBAL float* out)) {
-  extern __shared__ float staged[];
   const unsigned t = threadIdx.x, base = blockIdx.x * blockDim.x;
   staged[t] = in[base + t] * 3.0f;
   __syncthreads();
   out[base + t] = staged[blockDim.x - 1 - t];
+}
+
+// Each warp rotates an int, a 64-bit integer and a double by one lane: the int's exchange passes
+// 32-bit values (narrow_exchanges.cpp), the others keep all 64 bits.
+AG_KERNEL(rotated_widths,
+          (AG_GLOBAL int* narrow, AG_GLOBAL long long* wide, AG_GLOBAL double* real)) {
+  const unsigned id = blockIdx.x * blockDim.x + threadIdx.x, from = (threadIdx.x + 1) % warpSize;
+  narrow[id] = __shfl_sync(0xffffffff, narrow[id], from);
+  wide[id] = __shfl_sync(0xffffffff, wide[id], from);
+  real[id] = __shfl_sync(0xffffffff, real[id], from);
 }

@@ -356,4 +356,37 @@ TEST(BarrierPassEdges, ExternSharedArrayMirrors) {
   expect_made_into_loops("staged_mirror");
 }
 
+// Exchanges of 32-bit and 64-bit values in one kernel: each value arrives whole from the next
+// lane, through the loops (4-byte slots for the int, 8-byte ones for the others) and fibers.
+TEST(BarrierPassEdges, ExchangesOfEachWidthRotateWholeValues) {
+  on_both_paths("rotated_widths", [](const char* loops, ag_function kernel) {
+    const unsigned grid = 2, block = 96, n = grid * block;
+    std::vector<int> narrow(n);
+    std::vector<long long> wide(n);
+    std::vector<double> real(n);
+    for (unsigned i = 0; i < n; ++i) {
+      narrow[i] = -static_cast<int>(i) * 7919;
+      wide[i] = (static_cast<long long>(i + 1) << 37) - static_cast<long long>(i);
+      real[i] = i + 1.0 / 3.0;
+    }
+    DeviceBuffer<int> narrow_data(cpu_device(), narrow);
+    DeviceBuffer<long long> wide_data(cpu_device(), wide);
+    DeviceBuffer<double> real_data(cpu_device(), real);
+    void* params[] = {narrow_data.param(), wide_data.param(), real_data.param()};
+    ASSERT_EQ(AG_SUCCESS,
+              agLaunchKernel(kernel, grid, 1, 1, block, 1, 1, 0, nullptr, params, nullptr))
+        << last_detail();
+    const std::vector<int> got_narrow = narrow_data.download();
+    const std::vector<long long> got_wide = wide_data.download();
+    const std::vector<double> got_real = real_data.download();
+    for (unsigned i = 0; i < n; ++i) {
+      const unsigned from = i - i % 32 + (i + 1) % 32;
+      ASSERT_EQ(narrow[from], got_narrow[i]) << "loops " << loops << ", thread " << i;
+      ASSERT_EQ(wide[from], got_wide[i]) << "loops " << loops << ", thread " << i;
+      ASSERT_EQ(real[from], got_real[i]) << "loops " << loops << ", thread " << i;
+    }
+  });
+  expect_made_into_loops("rotated_widths");
+}
+
 }  // namespace

@@ -578,7 +578,7 @@ class LoopBuilder {
       done_->setMetadata(kPerThreadMetadata, MDNode::get(context_, {}));
       builder.CreateMemSet(done_, builder.getInt8(0), kMaxThreads, MaybeAlign(16));
     }
-    if (prepared_.given) {
+    if (prepared_.masks) {
       threads_ = builder.CreateMul(builder.CreateMul(block_dim_[0], block_dim_[1]), block_dim_[2]);
       // Per warp: its lanes that returned, as of the last exchange. Read by every lane of the
       // warp, written only between regions: marked per thread so that the loops stay parallel.
@@ -620,9 +620,13 @@ class LoopBuilder {
   // lanes gave, where the lanes read them while they give their next ones, and, where threads
   // may have returned, which lanes of each warp did (from the done marks).
   void share_exchanged_values(IRBuilder<>& builder, size_t r) {
-    Value* bytes = builder.CreateMul(builder.CreateZExt(threads_, builder.getInt64Ty()),
-                                     builder.getInt64(sizeof(uint64_t)));
-    builder.CreateMemCpy(prepared_.taken, Align(64), prepared_.given, Align(64), bytes);
+    Value* threads = builder.CreateZExt(threads_, builder.getInt64Ty());
+    if (prepared_.given)
+      builder.CreateMemCpy(prepared_.taken, Align(64), prepared_.given, Align(64),
+                           builder.CreateMul(threads, builder.getInt64(sizeof(uint64_t))));
+    if (prepared_.given_narrow)
+      builder.CreateMemCpy(prepared_.taken_narrow, Align(64), prepared_.given_narrow, Align(64),
+                           builder.CreateMul(threads, builder.getInt64(sizeof(uint32_t))));
     if (!exited_) return;
     Type* i64 = builder.getInt64Ty();
     builder.CreateMemSet(exited_, builder.getInt8(0), (kMaxThreads / kWarpSize) * sizeof(uint64_t),

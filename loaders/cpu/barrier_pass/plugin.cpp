@@ -175,6 +175,9 @@ std::string rewrite(Function& entry, FunctionAnalysisManager& analyses) {
   if (why.empty() && !soft.whole_why.empty() && verbosity() >= 1)
     errs() << "anygpu barrier pass: " << entry.getName()
            << ": grid-stride loops stay whole loops: " << soft.whole_why << "\n";
+  if (why.empty() && prepared.exchanges && verbosity() >= 1)
+    errs() << "anygpu barrier pass: " << entry.getName() << ": " << prepared.narrow_exchanges
+           << " of " << prepared.exchanges << " warp exchange(s) pass 32-bit values\n";
   if (lowered && verbosity() >= 1)
     errs() << "anygpu barrier pass: " << entry.getName() << ": " << lowered
            << " shared-memory atomics made plain\n";

@@ -267,14 +267,13 @@ void lower_warp_exchanges(Function& entry, BasicBlock& prologue, Prepared& out,
   Type* i32 = at_prologue.getInt32Ty();
   Type* i64 = at_prologue.getInt64Ty();
   Type* pointer = at_prologue.getPtrTy();
-  auto lane_values = [&](const char* name) {
-    AllocaInst* values = at_prologue.CreateAlloca(ArrayType::get(i64, kMaxThreads), nullptr, name);
+  auto lane_values = [&](const char* name, Type* slot = nullptr) {
+    AllocaInst* values =
+        at_prologue.CreateAlloca(ArrayType::get(slot ? slot : i64, kMaxThreads), nullptr, name);
     values->setAlignment(Align(64));
     values->setMetadata(kPerThreadMetadata, MDNode::get(context, {}));
     return values;
   };
-  out.given = lane_values("wi.given");
-  out.taken = lane_values("wi.taken");
   out.masks = lane_values("wi.masks");
   Value* ctx = entry.getArg(1);
   Value* dim[3];
@@ -297,11 +296,25 @@ void lower_warp_exchanges(Function& entry, BasicBlock& prologue, Prepared& out,
         id[0],
         builder.CreateMul(dim[0], builder.CreateAdd(id[1], builder.CreateMul(dim[1], id[2]))));
   };
+  const SmallPtrSet<CallInst*, 8> narrowed = narrow_exchanges(exchanges);
+  out.exchanges = exchanges.size();
+  out.narrow_exchanges = narrowed.size();
   for (CallInst* exchange : exchanges) {
     IRBuilder<> builder(exchange);
+    const bool narrow = narrowed.count(exchange) != 0;
+    if (narrow && !out.given_narrow) {
+      out.given_narrow = lane_values("wi.given.narrow", i32);
+      out.taken_narrow = lane_values("wi.taken.narrow", i32);
+    } else if (!narrow && !out.given) {
+      out.given = lane_values("wi.given");
+      out.taken = lane_values("wi.taken");
+    }
+    Type* slot = narrow ? i32 : i64;
+    AllocaInst* given = narrow ? out.given_narrow : out.given;
+    AllocaInst* taken = narrow ? out.taken_narrow : out.taken;
     Value* mine = builder.CreateZExt(linear_id(builder), i64);
-    builder.CreateStore(exchange->getArgOperand(2),
-                        builder.CreateInBoundsGEP(i64, out.given, mine));
+    builder.CreateStore(builder.CreateTrunc(exchange->getArgOperand(2), slot),
+                        builder.CreateInBoundsGEP(slot, given, mine));
     builder.CreateStore(exchange->getArgOperand(1),
                         builder.CreateInBoundsGEP(i64, out.masks, mine));
     Value* none = PoisonValue::get(i32);
@@ -309,9 +322,8 @@ void lower_warp_exchanges(Function& entry, BasicBlock& prologue, Prepared& out,
         builder.CreateCall(barrier, {ctx, none, none, none, PoisonValue::get(pointer)}));
     Value* linear = linear_id(builder);
     Value* first_lane = builder.CreateAnd(linear, ~(kWarpSize - 1));
-    builder.CreateStore(
-        builder.CreateInBoundsGEP(i64, out.taken, builder.CreateZExt(first_lane, i64)),
-        exchange->getArgOperand(3));
+    builder.CreateStore(builder.CreateInBoundsGEP(slot, taken, builder.CreateZExt(first_lane, i64)),
+                        exchange->getArgOperand(3));
     Value* lanes = builder.CreateBinaryIntrinsic(
         Intrinsic::umin, builder.CreateSub(threads, first_lane), builder.getInt32(kWarpSize));
     Value* present =

@@ -61,9 +61,15 @@ struct Prepared {
   // before it; the region after it reads the warp's values from `taken`, a copy made between
   // the two regions (so that a lane giving its next value cannot overwrite one still read).
   llvm::SmallPtrSet<llvm::BasicBlock*, 8> exchange_blocks;
-  llvm::AllocaInst* given = nullptr;  // [kMaxThreads x i64], or null without warp functions
+  llvm::AllocaInst* masks = nullptr;  // [kMaxThreads x i64]: the mask each lane gave, or null
+                                      // without warp functions
+  llvm::AllocaInst* given = nullptr;  // [kMaxThreads x i64], or null where no exchange needs it
   llvm::AllocaInst* taken = nullptr;  // the same
-  llvm::AllocaInst* masks = nullptr;  // the same: the mask each lane gave with its value
+  // [kMaxThreads x i32]: `given` and `taken` of the exchanges whose values fit 32 bits
+  // (narrow_exchanges.cpp), or null where none does.
+  llvm::AllocaInst* given_narrow = nullptr;
+  llvm::AllocaInst* taken_narrow = nullptr;
+  unsigned exchanges = 0, narrow_exchanges = 0;  // how many; how many of them use the above
   // Barrier blocks that are the back edges of grid-stride loops (strided_loops.cpp): the region
   // after one runs again for the threads still in the loop, before any thread goes on.
   llvm::SmallPtrSet<llvm::BasicBlock*, 4> soft_blocks;
@@ -117,6 +123,11 @@ unsigned shorten_guarded_thread_loops(llvm::Function& entry,
 // A thread loop's bound: its latch leaves when `counter + 1` reaches it (ult or ne; on the true
 // side when header_on_true). nullptr where the latch is not of that form.
 llvm::Value* thread_loop_bound(llvm::Loop& loop, llvm::PHINode* counter, bool& header_on_true);
+
+// The kWarpExchange calls whose values fit 32 bits: each gives a zero-extended 32-bit value, as
+// does every exchange that returns its pointer through the same local, and each read through
+// that pointer is a plain load of one lane's value. Those reads now load 4-byte slots there.
+llvm::SmallPtrSet<llvm::CallInst*, 8> narrow_exchanges(llvm::ArrayRef<llvm::CallInst*> exchanges);
 
 // After the clean-up: before each thread loop of a grid-stride loop's pass, prefetches of the lines
 // its accesses touch a few passes later; then the kPassCount markers become their counts.
