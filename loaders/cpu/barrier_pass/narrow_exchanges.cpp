@@ -56,9 +56,8 @@ struct Read {
 bool collect_reads(AllocaInst* slot, SmallVectorImpl<Read>& reads) {
   for (User* user : slot->users()) {
     if (auto* call = dyn_cast<CallInst>(user); call && is_call_to(*call, kWarpExchange)) continue;
-    if (auto* store = dyn_cast<StoreInst>(user);
-        store && store->getPointerOperand() == slot &&
-        isa<ConstantPointerNull>(store->getValueOperand()))
+    if (auto* store = dyn_cast<StoreInst>(user); store && store->getPointerOperand() == slot &&
+                                                 isa<ConstantPointerNull>(store->getValueOperand()))
       continue;  // `values = nullptr` before the call
     auto* values = dyn_cast<LoadInst>(user);
     if (!values || !values->getType()->isPointerTy()) return false;
