@@ -820,11 +820,18 @@ class LoopBuilder {
         } else if (is_call_to(instruction, kLoopTrips)) {
           // The same for every thread still in the loop: the soft family's pass count, behind
           // a marker for prefetch_grid_stride_passes().
-          Value* trips = cast<CallInst>(instruction).getArgOperand(0);
-          if (region.soft)
-            trips = CallInst::Create(pass_count_marker(),
-                                     {new LoadInst(builder.getInt64Ty(), trips_, "", &instruction)},
-                                     "wi.pass", &instruction);
+          // A pass runs `copies` iterations of an unrolled loop (strided_loops.cpp); this
+          // marker is in copy `copy`.
+          auto& marker = cast<CallInst>(instruction);
+          Value* trips = marker.getArgOperand(0);
+          if (region.soft) {
+            Value* pass = CallInst::Create(
+                pass_count_marker(), {new LoadInst(builder.getInt64Ty(), trips_, "", &instruction)},
+                "wi.pass", &instruction);
+            trips = BinaryOperator::CreateAdd(
+                BinaryOperator::CreateMul(pass, marker.getArgOperand(2), "", &instruction),
+                marker.getArgOperand(1), "wi.trips", &instruction);
+          }
           instruction.replaceAllUsesWith(trips);
           instruction.eraseFromParent();
         } else if (is_call_to(instruction, kExitedLanes)) {

@@ -169,6 +169,9 @@ std::string rewrite(Function& entry, FunctionAnalysisManager& analyses) {
   if (why.empty() && soft.kept && verbosity() >= 1)
     errs() << "anygpu barrier pass: " << entry.getName() << ": " << soft.kept
            << " grid-stride loop(s) run a step at a time for all threads\n";
+  if (why.empty() && prepared.unrolled_loops && verbosity() >= 1)
+    errs() << "anygpu barrier pass: " << entry.getName() << ": " << prepared.unrolled_loops
+           << " grid-stride loop(s) run two iterations a pass\n";
   if (why.empty() && prefetched && verbosity() >= 1)
     errs() << "anygpu barrier pass: " << entry.getName() << ": " << prefetched
            << " address range(s) of grid-stride passes prefetched\n";

@@ -418,7 +418,7 @@ std::string prepare(Function& entry, Prepared& out) {
   }
 
   out.prologue = prologue;
-  const std::vector<StridedLoop> strided = find_strided_loops(entry, out);
+  std::vector<StridedLoop> strided = find_strided_loops(entry, out);
 
   Rematerializer(*prologue).run(entry);
 
@@ -437,6 +437,7 @@ std::string prepare(Function& entry, Prepared& out) {
         crossing.push_back(&instruction);
   }
   for (Instruction* instruction : crossing) DemoteRegToStack(*instruction, false, alloca_point);
+  out.unrolled_loops = unroll_strided_loops(entry, strided);
   add_soft_back_edges(entry, strided, out);
 
   out.body = body;

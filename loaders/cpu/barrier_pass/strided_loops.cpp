@@ -8,17 +8,29 @@
 // vectorizer widens it. Each thread still runs its iterations in order; only the interleaving of
 // threads changes, which CUDA leaves open between barriers.
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 #include "work_item_loops.h"
 
 using namespace llvm;
 
 namespace anygpu_pass {
 namespace {
+
+// Grid-stride loops (their stride reads gridDim) whose bodies are up to this size and read one
+// element of global memory run two iterations per pass: the per-thread bookkeeping of a pass (the
+// thread's loop mark, its live values in memory) then serves two elements, not one. Measured
+// slower unrolled, and so left as they are: a body that reads two already (reduceGridStride:
+// in[i] and in[i + blockDim.x], 1.85 -> 2.15 ms) and a block-stride loop over a tile, a few
+// passes long (transpose_shared, 24.7 -> 37.2 ms).
+constexpr size_t kMostUnrolledInstructions = 96;
 
 bool has_barrier(const Loop& loop, const Prepared& prepared) {
   for (BasicBlock* block : loop.blocks())
@@ -113,7 +125,7 @@ void count_trips(Loop& loop, const BasicBlock& prologue) {
   Module& module = *header->getModule();
   Type* i64 = Type::getInt64Ty(module.getContext());
   FunctionCallee marker =
-      module.getOrInsertFunction(kLoopTrips, FunctionType::get(i64, {i64}, false));
+      module.getOrInsertFunction(kLoopTrips, FunctionType::get(i64, {i64, i64, i64}, false));
   cast<Function>(marker.getCallee())->setDoesNotAccessMemory();
   PHINode* counter = PHINode::Create(i64, 2, "wi.trips", header->begin());
   counter->addIncoming(ConstantInt::get(i64, 0), preheader);
@@ -121,7 +133,8 @@ void count_trips(Loop& loop, const BasicBlock& prologue) {
                                                  latch->getTerminator()),
                        latch);
   IRBuilder<> builder(header, header->getFirstInsertionPt());
-  Value* trips = builder.CreateCall(marker, {counter}, "wi.trips.taken");
+  Value* trips = builder.CreateCall(
+      marker, {counter, ConstantInt::get(i64, 0), ConstantInt::get(i64, 1)}, "wi.trips.taken");
   for (auto [phi, step] : variables) {
     Value* taken = builder.CreateZExtOrTrunc(trips, phi->getType());
     Value* value = builder.CreateAdd(phi->getIncomingValueForBlock(preheader),
@@ -129,6 +142,56 @@ void count_trips(Loop& loop, const BasicBlock& prologue) {
     phi->replaceAllUsesWith(value);
     phi->eraseFromParent();
   }
+}
+
+// Whether `value`, computed in the prologue, reads gridDim (ctx->grid_dim).
+bool reads_grid_dim(Value* value, const BasicBlock& prologue) {
+  SmallVector<Value*, 8> work{value};
+  SmallPtrSet<Value*, 16> seen;
+  while (!work.empty()) {
+    auto* instruction = dyn_cast<Instruction>(work.pop_back_val());
+    if (!instruction || instruction->getParent() != &prologue || !seen.insert(instruction).second)
+      continue;
+    if (auto* load = dyn_cast<LoadInst>(instruction)) {
+      APInt offset(64, 0);
+      const Value* base = load->getPointerOperand()->stripAndAccumulateConstantOffsets(
+          prologue.getDataLayout(), offset, true);
+      const uint64_t size = prologue.getDataLayout().getTypeStoreSize(load->getType());
+      if (isa<Argument>(base) && offset.getZExtValue() < kCtxGridDim + 12 &&
+          offset.getZExtValue() + size > kCtxGridDim)
+        return true;
+      continue;
+    }
+    for (Value* operand : instruction->operands()) work.push_back(operand);
+  }
+  return false;
+}
+
+// A grid-stride loop proper: an induction variable steps by a value that reads gridDim.
+bool strides_by_grid(const Loop& loop, const BasicBlock& prologue) {
+  for (PHINode& phi : loop.getHeader()->phis())
+    if (Value* step = step_of(phi, loop.getLoopLatch()); step && reads_grid_dim(step, prologue))
+      return true;
+  return false;
+}
+
+// Loads of memory other blocks can see (neither the thread's stack slots nor the block's shared
+// memory, thread-local storage here) in the loop's blocks.
+unsigned global_loads(const Loop& loop) {
+  unsigned count = 0;
+  for (BasicBlock* block : loop.blocks())
+    for (Instruction& instruction : *block) {
+      auto* load = dyn_cast<LoadInst>(&instruction);
+      if (!load) continue;
+      const Value* object = getUnderlyingObject(load->getPointerOperand());
+      const auto* global = dyn_cast<GlobalVariable>(object);
+      const auto* intrinsic = dyn_cast<IntrinsicInst>(object);
+      const bool thread_local_address =
+          intrinsic && intrinsic->getIntrinsicID() == Intrinsic::threadlocal_address;
+      if (!isa<AllocaInst>(object) && !(global && global->isThreadLocal()) && !thread_local_address)
+        ++count;
+    }
+  return count;
 }
 
 }  // namespace
@@ -140,10 +203,53 @@ std::vector<StridedLoop> find_strided_loops(Function& entry, const Prepared& pre
   std::vector<Loop*> found;
   for (Loop* loop : loops) collect(*loop, prepared, found);
   for (Loop* loop : found) {
+    const bool by_grid = strides_by_grid(*loop, *prepared.prologue);
     count_trips(*loop, *prepared.prologue);
-    strided.push_back({loop->getHeader(), loop->getLoopLatch()});
+    strided.push_back({loop->getHeader(), loop->getLoopLatch(), by_grid});
   }
   return strided;
+}
+
+unsigned unroll_strided_loops(Function& entry, std::vector<StridedLoop>& strided) {
+  unsigned unrolled = 0;
+  DominatorTree dominators(entry);
+  LoopInfo loops(dominators);
+  for (StridedLoop& found : strided) {
+    Loop* loop = loops.getLoopFor(found.header);
+    if (!loop || loop->getHeader() != found.header || loop->getLoopLatch() != found.latch) continue;
+    size_t size = 0;
+    for (BasicBlock* block : loop->blocks()) size += block->size();
+    if (!found.by_grid || size > kMostUnrolledInstructions || global_loads(*loop) > 1) continue;
+    // The copy: its blocks remapped among themselves; exits leave to the same blocks (demotion
+    // left them no PHIs) and its latch goes back to the header, the loop's new back edge.
+    ValueToValueMapTy map;
+    SmallVector<BasicBlock*, 16> copies;
+    for (BasicBlock* block : loop->blocks()) {
+      BasicBlock* copy = CloneBasicBlock(block, map, ".wi.copy", &entry);
+      map[block] = copy;
+      copies.push_back(copy);
+    }
+    for (BasicBlock* copy : copies)
+      for (Instruction& instruction : *copy)
+        RemapInstruction(&instruction, map, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+    auto* copied_header = cast<BasicBlock>(map[found.header]);
+    auto* copied_latch = cast<BasicBlock>(map[found.latch]);
+    copied_latch->getTerminator()->replaceSuccessorWith(copied_header, found.header);
+    found.latch->getTerminator()->replaceSuccessorWith(found.header, copied_header);
+    for (BasicBlock* block : loop->blocks())
+      for (Instruction& instruction : *block)
+        if (is_call_to(instruction, kLoopTrips)) {
+          auto& marker = cast<CallInst>(instruction);
+          auto& copied = cast<CallInst>(*map[&marker]);
+          Type* i64 = marker.getType();
+          marker.setArgOperand(2, ConstantInt::get(i64, 2));
+          copied.setArgOperand(1, ConstantInt::get(i64, 1));
+          copied.setArgOperand(2, ConstantInt::get(i64, 2));
+        }
+    found.latch = copied_latch;
+    ++unrolled;
+  }
+  return unrolled;
 }
 
 void add_soft_back_edges(Function& entry, const std::vector<StridedLoop>& loops, Prepared& out) {

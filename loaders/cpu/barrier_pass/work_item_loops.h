@@ -29,8 +29,10 @@ inline constexpr const char* kWarpExchange = "agk_wi_warp_exchange";
 // i64(i32 linear thread id): the lanes of that thread's warp that returned before the exchange
 // the call follows. Made by prepare(), replaced by build_loops().
 inline constexpr const char* kExitedLanes = "agk_wi_exited_lanes";
-// i64(i64 counter): how many times the thread took its grid-stride loop's back edge. Made by
-// find_strided_loops(); build_loops() makes it the soft region's pass count, or the counter.
+// i64(i64 counter, i64 copy, i64 copies): how many times the thread took its grid-stride loop's
+// back edge, in copy `copy` of a loop unrolled `copies` times. Made by find_strided_loops();
+// build_loops() makes it pass * copies + copy in a soft region (each pass runs `copies`
+// iterations), elsewhere the counter.
 inline constexpr const char* kLoopTrips = "agk_wi_loop_trips";
 // i64(i64 pass count): a soft region's pass count (build_loops()), a marker until
 // prefetch_grid_stride_passes() has found the addresses it reaches, then the count itself.
@@ -46,6 +48,7 @@ inline constexpr unsigned kMaxThreads = 1024;
 // agk_thread_ctx (kernel_host_abi.h): thread_idx at 0, then block_idx, block_dim, grid_dim, ...
 // Only thread_idx changes while a block runs.
 inline constexpr uint64_t kCtxBlockDim = 24;
+inline constexpr uint64_t kCtxGridDim = 36;
 inline constexpr uint64_t kCtxFirstInvariant = 12;
 // Marks the per-thread copies of a slot ([kMaxThreads x T] allocas), which loops over threads
 // may access in parallel.
@@ -70,6 +73,7 @@ struct Prepared {
   llvm::AllocaInst* given_narrow = nullptr;
   llvm::AllocaInst* taken_narrow = nullptr;
   unsigned exchanges = 0, narrow_exchanges = 0;  // how many; how many of them use the above
+  unsigned unrolled_loops = 0;                   // grid-stride loops run two iterations a pass
   // Barrier blocks that are the back edges of grid-stride loops (strided_loops.cpp): the region
   // after one runs again for the threads still in the loop, before any thread goes on.
   llvm::SmallPtrSet<llvm::BasicBlock*, 4> soft_blocks;
@@ -78,6 +82,7 @@ struct Prepared {
 struct StridedLoop {
   llvm::BasicBlock* header;
   llvm::BasicBlock* latch;
+  bool by_grid;  // its stride depends on gridDim: it walks a whole array, in many passes
 };
 
 bool is_call_to(const llvm::Instruction& instruction, llvm::StringRef name);
@@ -96,6 +101,10 @@ std::string prepare(llvm::Function& entry, Prepared& out);
 std::vector<StridedLoop> find_strided_loops(llvm::Function& entry, const Prepared& prepared);
 
 // After demotion: a soft barrier block on each such loop's back edge.
+// After demotion (no PHI, no value used outside its block): each grid-stride loop whose body is
+// small and reads one element of global memory runs two iterations per pass, its body cloned
+// along the back edge. Updates the latches; returns how many loops it unrolled.
+unsigned unroll_strided_loops(llvm::Function& entry, std::vector<StridedLoop>& loops);
 void add_soft_back_edges(llvm::Function& entry, const std::vector<StridedLoop>& loops,
                          Prepared& out);
 
