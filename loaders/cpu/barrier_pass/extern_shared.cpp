@@ -7,6 +7,7 @@
 // prescan's loops ran one thread at a time). Here the reference becomes the null pointer it
 // resolves to, for the unsized thread-local arrays only: the shape CUDA gives extern __shared__.
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "work_item_loops.h"
 
@@ -36,6 +37,11 @@ PreservedAnalyses ExternSharedPass::run(Module& module, ModuleAnalysisManager&) 
     if (!is_extern_shared_array(variable)) continue;
     Function* init = module.getFunction(init_function_name(variable.getName()));
     if (!init || !init->isDeclaration() || !init->hasExternalWeakLinkage()) continue;
+    // Its calls first (the wrapper makes them only when the function exists): a call through
+    // null would be an indirect call, which sends a kernel to fibers where nothing folds it (-O0).
+    for (User* user : make_early_inc_range(init->users()))
+      if (auto* call = dyn_cast<CallInst>(user); call && call->getCalledOperand() == init)
+        call->eraseFromParent();
     init->replaceAllUsesWith(ConstantPointerNull::get(init->getType()));
     init->eraseFromParent();
     changed = true;

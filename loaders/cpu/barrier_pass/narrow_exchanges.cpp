@@ -25,6 +25,7 @@ bool given_fits(Value* value) {
 // buffer leaves zero, or at most 4 bytes, its low half.
 bool read_fits(const LoadInst& load) {
   Type* type = load.getType();
+  if (!load.isSimple()) return false;  // volatile or atomic: left as it is
   return type->isIntegerTy(64) ||
          (!type->isVectorTy() && load.getModule()->getDataLayout().getTypeStoreSize(type) <= 4);
 }

@@ -157,7 +157,7 @@ bool reads_grid_dim(Value* value, const BasicBlock& prologue) {
       const Value* base = load->getPointerOperand()->stripAndAccumulateConstantOffsets(
           prologue.getDataLayout(), offset, true);
       const uint64_t size = prologue.getDataLayout().getTypeStoreSize(load->getType());
-      if (isa<Argument>(base) && offset.getZExtValue() < kCtxGridDim + 12 &&
+      if (base == prologue.getParent()->getArg(1) && offset.getZExtValue() < kCtxGridDim + 12 &&
           offset.getZExtValue() + size > kCtxGridDim)
         return true;
       continue;
@@ -218,7 +218,12 @@ unsigned unroll_strided_loops(Function& entry, std::vector<StridedLoop>& strided
     Loop* loop = loops.getLoopFor(found.header);
     if (!loop || loop->getHeader() != found.header || loop->getLoopLatch() != found.latch) continue;
     size_t size = 0;
-    for (BasicBlock* block : loop->blocks()) size += block->size();
+    bool jumps_by_address = false;  // a copied indirectbr would jump into the first copy
+    for (BasicBlock* block : loop->blocks()) {
+      size += block->size();
+      jumps_by_address = jumps_by_address || isa<IndirectBrInst>(block->getTerminator());
+    }
+    if (jumps_by_address) continue;
     if (!found.by_grid || size > kMostUnrolledInstructions || global_loads(*loop) > 1) continue;
     // The copy: its blocks remapped among themselves; exits leave to the same blocks (demotion
     // left them no PHIs) and its latch goes back to the header, the loop's new back edge.
